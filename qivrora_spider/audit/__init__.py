@@ -1,0 +1,61 @@
+"""The audit: a pure function of the facts, ``audit(facts) -> findings``. No network, no Scrapy."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Iterable, Mapping
+
+from ..fact_store import FactStore
+from ..findings import Finding
+from . import canonical, graph, language, markup, pages, sitemaps, sources, targets, values  # noqa: F401
+from .context import AuditContext
+from .registry import CHECKS, SEVERITIES, Check
+
+__all__ = ["audit", "AuditContext", "CHECKS", "Check", "Finding", "resolve_settings"]
+
+
+def resolve_settings(
+    severity: Mapping[str, str] | None = None, disable: Iterable[str] | None = None
+) -> tuple[dict[str, str], set[str]]:
+    """Validate QIVRORA_SEVERITY / QIVRORA_DISABLE: an unknown id or severity is an error, not a no-op."""
+    overrides = dict(severity or {})
+    disabled = {item.strip().upper() for item in (disable or ()) if item.strip()}
+    for check_id, level in overrides.items():
+        if check_id not in CHECKS:
+            raise ValueError(f"QIVRORA_SEVERITY names unknown check {check_id!r}")
+        if level not in SEVERITIES:
+            raise ValueError(f"QIVRORA_SEVERITY: {level!r} for {check_id} is not one of {', '.join(SEVERITIES)}")
+    for check_id in disabled:
+        if check_id not in CHECKS:
+            raise ValueError(f"QIVRORA_DISABLE names unknown check {check_id!r}")
+    return overrides, disabled
+
+
+def audit(
+    facts: FactStore | Iterable[Any],
+    *,
+    severity: Mapping[str, str] | None = None,
+    disable: Iterable[str] | None = None,
+    now: datetime | None = None,
+) -> list[Finding]:
+    """Every finding of every enabled check, sorted (severity, check, url, target, hreflang)."""
+    overrides, disabled = resolve_settings(severity, disable)
+    if isinstance(facts, FactStore):
+        store = facts
+    else:
+        store = FactStore()
+        store.add_all(facts)
+    context = AuditContext(store, now=now)
+    found: dict[tuple[str, ...], Finding] = {}
+    for check in sorted(CHECKS.values(), key=lambda c: c.id):
+        if check.id in disabled:
+            continue
+        level = overrides.get(check.id, check.severity)
+        for hit in check.run(context):
+            cluster = hit.cluster if hit.cluster is not None else context.cluster_of.get(hit.url, "")
+            finding = Finding(
+                check.id, check.name, level, hit.url, hit.target, hit.hreflang, hit.source, cluster, hit.message
+            )
+            # One row per defect: a check that meets the same defect twice reports it once.
+            found.setdefault((check.id, hit.url, hit.target, hit.hreflang, hit.source, hit.message), finding)
+    return sorted(found.values(), key=Finding.sort_key)

@@ -1,0 +1,432 @@
+"""HL201 to HL206: the cluster graph, all sources merged as search engines merge them.
+
+Each defect is reported once, by the check that names it best:
+
+* a target that redirects, fails, is blocked by robots.txt, is noindex or canonicalises elsewhere
+  is HL3xx/HL4xx business (``markup.may_stand``), so it yields no HL201, HL204 or HL205 as well;
+  a page that lists another through a URL that redirects to it is HL401's, not HL201's; the
+  annotations of a page that answers anything but 200, is noindex or canonicalises elsewhere do
+  not count here (search engines ignore them);
+* a page that names a variant of its own URL is HL110; that variant is read as its
+  self-reference here (``pages.effective_declared``);
+* only targets whose own annotations are known (fetched with GET, answered 200) are judged for
+  return links; the others are HL206 (not examined) or HL4xx (answered something else);
+* a page that does not list one that lists it is HL201 for that pair, not HL204 as well.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterator
+
+from ..hreflang_values import canonical_hreflang, primary_language
+from ..urls import InvalidURL, origin, variant_key
+from .context import AuditContext
+from .markup import X_DEFAULT, code, is_lister, may_stand, name_list, suggested_element
+from .pages import (
+    annotations_for,
+    effective_declared,
+    ignored_annotation_for,
+    own_value,
+    page_source,
+    written_value,
+)
+from .registry import Hit, check
+
+_LIMITS = {
+    "max_pages": "the crawl stopped at its page limit (`-a max_pages`) before reaching it",
+    "max_depth": "it lies beyond the crawl's depth limit (`-a max_depth`)",
+    "excluded": "its host or path is excluded from the crawl",
+    "private": "it resolves to a private network address, which the crawl does not fetch",
+}
+
+
+def _listers(ctx: AuditContext) -> dict[str, dict[str, set[str]]]:
+    """Every page whose annotations count -> what it declares (self-variants read as itself).
+
+    Search engines ignore the annotations of a page that is noindex or canonicalises elsewhere
+    (HL302 reports those), so other pages are not asked to link back to it.
+    """
+    return {
+        url: effective_declared(ctx, url)
+        for url in sorted(ctx.graph.nodes)
+        if ctx.graph.out_degree(url) and is_lister(ctx, url) and may_stand(ctx, url)
+    }
+
+
+def _known_ok(ctx: AuditContext, url: str) -> bool:
+    """Fetched with GET, answered 200, may stand as an alternate: its return links are known."""
+    return ctx.examined(url) and ctx.status(url) == 200 and may_stand(ctx, url)
+
+
+def _stands_for(ctx: AuditContext, other: str, url: str) -> bool:
+    """Is `other` a wrong URL meant for `url`: one that redirects to it, or a variant of it that
+    cannot stand? Those links are HL401 to HL406's findings, which name `url` as the fix."""
+    if other == url:
+        return False
+    chain = ctx.redirect_chain(other)
+    if len(chain) > 1 and chain[-1] == url:
+        return True
+    return variant_key(other) == variant_key(url) and not may_stand(ctx, other)
+
+
+def _first_source(ctx: AuditContext, url: str, target: str) -> str:
+    found = annotations_for(ctx, url, target)
+    return found[0].source if found else ""
+
+
+@check(
+    "HL201",
+    "missing-return-link",
+    "error",
+    why="""
+hreflang annotations must be confirmed from both sides: if page A lists page B, page B must list
+page A (in any source: HTML, HTTP header or sitemap). Search engines ignore an annotation that is
+not returned, so A is not shown to B's users, and the other way round. Reported only for targets
+fetched and answering 200; a target that redirects, fails, is blocked, is noindex or canonicalises
+elsewhere is reported by HL4xx/HL301, one that could not be examined by HL206, and a return link
+that goes through a redirect to A by HL401.
+""",
+    example="""
+`https://example.com/en/` lists `https://example.com/de/` as `de`, but `https://example.com/de/`
+has no annotation for `https://example.com/en/`.
+""",
+    fix="""
+Add the missing annotation to the target: every page of a cluster lists every page of the cluster,
+itself included.
+""",
+)
+def missing_return_link(ctx: AuditContext) -> Iterator[Hit]:
+    listers = _listers(ctx)
+    for url, declared in listers.items():
+        for target in sorted(declared):
+            if target == url or not _known_ok(ctx, target):
+                continue
+            back = listers.get(target, {})  # the target answers 200 and may stand: a lister if annotated
+            if url in back:
+                continue
+            if any(_stands_for(ctx, t, url) for t in back):
+                continue  # it links back through a redirect or a broken variant: HL4xx says so
+            key = variant_key(url)
+            variants = [t for t in back if t != target and variant_key(t) == key]
+            value = written_value(ctx, url, target)
+            wanted = suggested_element(page_source(ctx, target) or "html", own_value(ctx, url), url)
+            ignored = ignored_annotation_for(ctx, target, url)
+            if ignored is not None:
+                why = f"search engines ignore its link back because {ignored[1]}: fix that annotation."
+            elif variants:
+                why = f"it links back to {name_list(variants)} instead: add {wanted}."
+            elif target not in ctx.graph or not ctx.graph.out_degree(target):
+                why = (
+                    "it carries no hreflang annotations: add the cluster's annotations to it, "
+                    f"including {wanted}."
+                )
+            else:
+                why = f"add {wanted}."
+            yield Hit(
+                url,
+                f"{code(url)} lists {code(target)} as {code(value)}, "
+                f"but {code(target)} does not link back: {why}",
+                target=target,
+                hreflang=value,
+                source=_first_source(ctx, url, target),
+            )
+
+
+@check(
+    "HL202",
+    "inconsistent-return-language",
+    "error",
+    why="""
+The pages of a pair must agree on the language of each: when `/en/` calls `/br/` `pt-BR` but `/br/`
+calls itself `pt-PT`, search engines cannot tell which users to send there and may drop the pair.
+Compared are the values (other than `x-default`) the page gives the target and the target's
+self-reference, once the return link exists (without it, HL201 applies).
+""",
+    example="""
+`https://example.com/en/` lists `https://example.com/br/` as `pt-BR`; `https://example.com/br/` lists
+itself as `pt-PT` and links back to `/en/`.
+""",
+    fix="""
+Decide which language the target serves and write the same value on every page of the cluster.
+""",
+)
+def inconsistent_return_language(ctx: AuditContext) -> Iterator[Hit]:
+    listers = _listers(ctx)
+    for url, declared in listers.items():
+        for target in sorted(declared):
+            if target == url or not _known_ok(ctx, target):
+                continue
+            back = listers.get(target, {})  # the target answers 200 and may stand: a lister if annotated
+            if url not in back or target not in back:
+                continue
+            given = declared[target] - {X_DEFAULT}
+            claimed = back[target] - {X_DEFAULT}
+            if not given or not claimed or given == claimed:
+                continue
+            if len({primary_language(value) for value in given}) > 1:
+                continue  # one URL, several languages: HL111 says so
+            givens = list(
+                dict.fromkeys(
+                    a.hreflang
+                    for a in annotations_for(ctx, url, target)
+                    if canonical_hreflang(a.hreflang) in given
+                )
+            )
+            self_targets = {
+                t for t in ctx.declared(target) if t == target or variant_key(t) == variant_key(target)
+            }
+            claims = list(
+                dict.fromkeys(
+                    a.hreflang
+                    for a in annotations_for(ctx, target, self_targets)
+                    if canonical_hreflang(a.hreflang) in claimed
+                )
+            )
+            yield Hit(
+                url,
+                f"{code(url)} calls {code(target)} {name_list(givens)}, but {code(target)} calls itself "
+                f"{name_list(claims)}: use the same value on both pages.",
+                target=target,
+                hreflang=givens[0],
+                source=_first_source(ctx, url, target),
+            )
+
+
+def _origin(url: str) -> str | None:
+    try:
+        return origin(url)
+    except InvalidURL:
+        return None
+
+
+@check(
+    "HL203",
+    "unlinked-alternate",
+    "warning",
+    why="""
+hreflang tells search engines which page to show; it does not make a page found or valued. An
+alternate that no page links to with `<a href>` is an orphan: crawled late or not at all, and
+unreachable for users who land on the wrong language. Judged only on hosts whose pages the crawl
+followed links on, and only when the crawl recorded links at all.
+""",
+    example="""
+`https://example.com/de/` is listed as `de` by `https://example.com/en/` and answers 200, but no
+crawled page links to it: the language switcher lists only `en` and `fr`.
+""",
+    fix="""
+Link the alternate from its siblings, e.g. in a language switcher, with `<a href>`.
+""",
+)
+def unlinked_alternate(ctx: AuditContext) -> Iterator[Hit]:
+    linked = ctx.store.linked
+    if not linked:
+        return
+    explored = {
+        _origin(page.url) for page in ctx.pages.values() if page.in_scope and page.status is not None
+    } & {_origin(url) for url in linked}
+    listed_by: dict[str, set[str]] = defaultdict(set)
+    for url, declared in _listers(ctx).items():
+        for target in declared:
+            listed_by[target].add(url)
+    for target in sorted(listed_by):
+        if target in linked or ctx.status(target) != 200 or _origin(target) not in explored:
+            continue
+        others = sorted(listed_by[target] - {target})
+        lister = others[0] if others else target
+        value = written_value(ctx, lister, target)
+        by = f" (as {code(value)} by {code(lister)})" if others else ""
+        yield Hit(
+            target,
+            f"{code(target)} is an hreflang alternate{by} that answers 200, but no crawled page links to it "
+            "with `<a href>`: link it from its alternates, e.g. in the language switcher.",
+            target=others[0] if others else "",
+            hreflang=value if others else "",
+        )
+
+
+@check(
+    "HL204",
+    "incomplete-cluster",
+    "warning",
+    why="""
+Every page of a cluster should list the same set of alternates. A page that omits members other
+pages list leaves those members out of the cluster for its users. A member that lists the page but
+is not listed back is reported as HL201 for that pair, not here; members that redirect, fail or
+are not examined are not counted as omitted.
+""",
+    example="""
+`/en/` and `/de/` list `en`, `de`, `fr` and `it`; `/fr/` lists `en`, `de` and `fr` only, and
+`/it/` (added last) lists only `it` and `en`.
+""",
+    fix="""
+Generate the annotations of every page from one list of the cluster's members.
+""",
+)
+def incomplete_cluster(ctx: AuditContext) -> Iterator[Hit]:
+    listers = _listers(ctx)
+    for cluster, members in ctx.clusters.items():
+        listed_by: dict[str, set[str]] = defaultdict(set)
+        for member in members:
+            for target in listers.get(member, ()):
+                listed_by[target].add(member)
+        for page in members:
+            # A page without annotations is HL201's ("carries no hreflang annotations"), once per
+            # page that lists it; it lists no set of alternates to compare.
+            own = listers.get(page)
+            if not own or not _known_ok(ctx, page):
+                continue
+            omitted = sorted(
+                target
+                for target, by in listed_by.items()
+                if target != page
+                and target not in own
+                and by - {target, page}
+                and page not in listers.get(target, {})  # HL201 (target, page) says it
+                and ctx.status(target) == 200
+                and may_stand(ctx, target)
+            )
+            if not omitted:
+                continue
+            first = omitted[0]
+            lister = min(listed_by[first] - {first, page})
+            value = written_value(ctx, lister, first)
+            named = [
+                f"{code(url)} ({code(written_value(ctx, min(listed_by[url] - {url, page}), url))})"
+                for url in omitted
+            ]
+            yield Hit(
+                page,
+                f"{code(page)} lists {len(own)} alternates but omits {len(omitted)} that other pages of its "
+                f"cluster list: {name_list(named, quoted=False)}; "
+                f"add {'it' if len(omitted) == 1 else 'them'}.",
+                target=first,
+                hreflang=value,
+                source=page_source(ctx, page),
+                cluster=cluster,
+            )
+
+
+@check(
+    "HL205",
+    "language-collision",
+    "error",
+    why="""
+Within one cluster each hreflang value names one URL. When two URLs are claimed for the same value
+(by one page or by different pages), search engines pick one, or none, and users of that language
+may land on the wrong page. A single page that maps one value to two URLs is HL106; this check
+reports pages that disagree. `x-default` is HL107's business.
+""",
+    example="""
+`/en/` and `/de/` call `https://example.com/de/` `de`, while `https://example.com/at/` calls itself
+`de` (meant: `de-AT`).
+""",
+    fix="""
+Give each URL its own value (`de-AT`, `de-CH`), or point every page to the one URL that serves the language.
+""",
+)
+def language_collision(ctx: AuditContext) -> Iterator[Hit]:
+    listers = _listers(ctx)
+    for cluster, members in ctx.clusters.items():
+        claims: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+        for member in members:
+            for target, values in listers.get(member, {}).items():
+                if not may_stand(ctx, target):
+                    continue
+                for value in values - {X_DEFAULT}:
+                    claims[value][member].add(target)
+        for value in sorted(claims):
+            by_page = claims[value]
+            urls = sorted(set().union(*by_page.values()))
+            # Where every page that uses the value includes one common URL, the extra URLs come
+            # from pages that map the value to several: HL106's defect, not a disagreement.
+            if len(urls) < 2 or set.intersection(*by_page.values()):
+                continue
+            said = []
+            for url in urls:
+                count = sum(1 for targets in by_page.values() if url in targets)
+                said.append(f"{code(url)} (by {count} page{'s' if count > 1 else ''})")
+            spelling = next(
+                (
+                    a.hreflang
+                    for page in sorted(by_page)
+                    for a in annotations_for(ctx, page, by_page[page])
+                    if canonical_hreflang(a.hreflang) == value
+                ),
+                value,
+            )
+            yield Hit(
+                urls[0],
+                f"{len(urls)} URLs of one cluster claim {code(spelling)}: {name_list(said, quoted=False)}; "
+                "give each URL its own value or point every page to the one that serves the language.",
+                target=urls[1],
+                hreflang=spelling,
+                cluster=cluster,
+            )
+
+
+def _not_examined_reason(ctx: AuditContext, url: str) -> str | None:
+    """Why `url`'s own annotations are unknown, or None when another check names the problem."""
+    record = ctx.fetched(url)
+    limits = ctx.store.limits_reached
+    if record is None:
+        if limits:
+            return f"the crawl never reached it ({' and '.join(f'`{limit}`' for limit in limits)} reached)"
+        return "the crawl has no record of it (the facts may come from an incomplete crawl)"
+    if ctx.examined(url):
+        return None
+    not_examined = getattr(record, "not_examined", None)
+    if not_examined == "robots":
+        return None  # HL405
+    if not_examined:
+        return _LIMITS.get(not_examined, f"it was not examined ({not_examined})")
+    if record.error or (record.status is not None and record.status != 200):
+        return None  # HL4xx
+    if record.status == 200:
+        method = getattr(record, "method", None) or "HEAD"
+        return f"only its status was checked ({method}), its annotations were not read"
+    return "the crawl did not fetch it"
+
+
+@check(
+    "HL206",
+    "alternate-not-examined",
+    "notice",
+    why="""
+Unknown is not a pass: a target the crawl could not fetch (page or depth limit, excluded host) may
+or may not link back, and Qivrora says so instead of staying silent. A target disallowed by
+robots.txt is reported by HL405, one that answered an error by HL4xx. Reported once per target, on
+the first page (sorted) that lists it.
+""",
+    example="""
+With `-a max_pages=100`, `https://example.com/fr/` is listed by `https://example.com/en/` but
+was not fetched before the crawl stopped.
+""",
+    fix="""
+Raise the crawl's limits or include the host, and crawl again; then the return links are checked.
+""",
+)
+def alternate_not_examined(ctx: AuditContext) -> Iterator[Hit]:
+    listed_by: dict[str, set[str]] = defaultdict(set)
+    for url, declared in _listers(ctx).items():
+        for target in declared:
+            if target != url:
+                listed_by[target].add(url)
+    for target in sorted(listed_by):
+        reason = _not_examined_reason(ctx, target)
+        if reason is None:
+            continue
+        listers = sorted(listed_by[target])
+        first = listers[0]
+        value = written_value(ctx, first, target)
+        more = (
+            f" and {len(listers) - 1} other page{'s' if len(listers) > 2 else ''}" if len(listers) > 1 else ""
+        )
+        yield Hit(
+            first,
+            f"{code(target)}, listed as {code(value)} by {code(first)}{more}, could not be examined: "
+            f"{reason}, so whether it links back is unknown; crawl it to check.",
+            target=target,
+            hreflang=value,
+            source=_first_source(ctx, first, target),
+        )

@@ -1,0 +1,261 @@
+"""HL108 to HL111: one page's annotations, all sources together, as search engines merge them.
+
+These checks read the graph (usable annotations only). Where a page names a variant of its own URL
+(`http://` for `https://`, a trailing slash, another case) instead of itself, HL110 says so and
+HL108 stays silent; the graph checks treat that variant as the page's self-reference
+(``effective_declared``), so one wrong href is one finding, not a cascade.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterator
+
+from ..facts import Annotation
+from ..hreflang_values import canonical_hreflang, primary_language
+from ..urls import variant_key
+from .context import AuditContext
+from .markup import X_DEFAULT, code, ignored_because, is_lister, name_list, suggested_element
+from .registry import Hit, check
+
+SOURCE_ORDER = ("html", "header", "sitemap")
+
+
+def self_variants(ctx: AuditContext, url: str) -> list[str]:
+    """URLs `url` annotates that are variants of its own URL (per ``urls.variant_key``)."""
+    key = variant_key(url)
+    return sorted(t for t in ctx.declared(url) if t != url and variant_key(t) == key)
+
+
+def effective_declared(ctx: AuditContext, url: str) -> dict[str, set[str]]:
+    """What `url` declares, with a variant of its own URL read as its self-reference (HL110)."""
+    declared = ctx.declared(url)
+    if url in declared:
+        return declared
+    variants = self_variants(ctx, url)
+    if not variants:
+        return declared
+    merged = {target: values for target, values in declared.items() if target not in variants}
+    merged[url] = set().union(*(declared[v] for v in variants))
+    return merged
+
+
+def annotations_for(ctx: AuditContext, url: str, targets: set[str] | str) -> list[Annotation]:
+    """Usable annotations of `url` that name one of `targets`, in reading order."""
+    wanted = {targets} if isinstance(targets, str) else targets
+    return [a for a in ctx.usable_annotations(url) if a.url in wanted]
+
+
+def written_value(ctx: AuditContext, url: str, target: str, canonical: str | None = None) -> str:
+    """The value `url` gives `target` as written (the first one, or the first equal to `canonical`)."""
+    for a in annotations_for(ctx, url, target):
+        if canonical is None or canonical_hreflang(a.hreflang) == canonical:
+            return a.hreflang
+    return canonical or ""
+
+
+def sources_of(annotations: list[Annotation]) -> list[str]:
+    found = {a.source for a in annotations}
+    return [source for source in SOURCE_ORDER if source in found] + sorted(found - set(SOURCE_ORDER))
+
+
+def page_source(ctx: AuditContext, url: str) -> str:
+    """The one source that annotates `url`, or "" when several do (or none)."""
+    sources = sources_of(ctx.usable_annotations(url))
+    return sources[0] if len(sources) == 1 else ""
+
+
+def own_value(ctx: AuditContext, url: str) -> str:
+    """The value `url` should carry, as written: its self-reference, else what others call it,
+    else its <html lang>; "…" when nothing says."""
+    for a in annotations_for(ctx, url, url):
+        return a.hreflang
+    votes: Counter[str] = Counter()
+    for source in ctx.graph.predecessors(url) if url in ctx.graph else ():
+        for a in annotations_for(ctx, source, url):
+            if canonical_hreflang(a.hreflang) != X_DEFAULT:
+                votes[a.hreflang] += 1
+    if votes:
+        return min(votes.items(), key=lambda item: (-item[1], item[0]))[0]
+    page = ctx.page(url)
+    if page is not None and page.html_lang and canonical_hreflang(page.html_lang):
+        return page.html_lang
+    return "…"
+
+
+def ignored_annotation_for(ctx: AuditContext, url: str, target: str) -> tuple[Annotation, str] | None:
+    """An annotation of `url` for `target` that search engines ignore, with why."""
+    for a in ctx.annotations.get(url, ()):
+        if a.url == target:
+            reason = ignored_because(a)
+            if reason:
+                return a, reason
+    return None
+
+
+def _annotated_pages(ctx: AuditContext) -> Iterator[str]:
+    """Pages answering 200 whose usable annotations are in the graph."""
+    for url in sorted(ctx.graph.nodes):
+        if ctx.graph.out_degree(url) and ctx.status(url) == 200:
+            yield url
+
+
+@check(
+    "HL108",
+    "missing-self-reference",
+    "error",
+    why="""
+Each page of a cluster must list itself among its alternates, with its own language. Search
+engines use the self-reference to confirm which language the page serves; without it, the page's
+annotations may be ignored. An annotation that names the page but that search engines ignore
+(outside <head>, relative href, invalid value) does not count. Where the page names a variant of
+its own URL instead (http for https, a trailing slash), HL110 reports that and HL108 does not.
+""",
+    example="""
+`https://example.com/en/` lists `de` and `fr` but no `<link rel="alternate" hreflang="en"
+href="https://example.com/en/">`.
+""",
+    fix="""
+Add the page itself, with its own language, to its annotations in every source that annotates it.
+""",
+)
+def missing_self_reference(ctx: AuditContext) -> Iterator[Hit]:
+    for url in _annotated_pages(ctx):
+        if url in ctx.declared(url) or self_variants(ctx, url):
+            continue
+        usable = ctx.usable_annotations(url)
+        sources = sources_of(usable)
+        value = own_value(ctx, url)
+        adds = " and ".join(suggested_element(source, value, url) for source in sources)
+        ignored = ignored_annotation_for(ctx, url, url)
+        if ignored is not None:
+            annotation, reason = ignored
+            message = (
+                f"{code(url)} names itself only in an annotation that search engines ignore "
+                f"because {reason}: "
+                f"fix it, so that its {len(ctx.declared(url))} alternates include the page itself."
+            )
+            hreflang = annotation.hreflang
+        else:
+            message = f"{code(url)} lists {len(ctx.declared(url))} alternates but not itself: add {adds}."
+            hreflang = ""
+        yield Hit(url, message, hreflang=hreflang, source=sources[0] if len(sources) == 1 else "")
+
+
+@check(
+    "HL109",
+    "missing-x-default",
+    "notice",
+    why="""
+`x-default` tells search engines which page to show users whose language no alternate serves, for
+example a language picker or the main-language page. Without it, they choose one themselves.
+""",
+    example="""
+A cluster of `https://example.com/en/`, `https://example.com/de/` and `https://example.com/fr/`
+in which no page declares `x-default`.
+""",
+    fix="""
+Add `<link rel="alternate" hreflang="x-default" href="...">` with the same URL to every page of the
+cluster. Reported once per cluster, on its first URL (sorted).
+""",
+)
+def missing_x_default(ctx: AuditContext) -> Iterator[Hit]:
+    with_default = {
+        ctx.cluster_of[source]
+        for source, _, langs in ctx.graph.edges(data="langs")
+        if X_DEFAULT in langs and is_lister(ctx, source)
+    }
+    for cluster, members in ctx.clusters.items():
+        if cluster in with_default:
+            continue
+        if not any(ctx.graph.out_degree(m) and is_lister(ctx, m) for m in members):
+            continue
+        yield Hit(
+            members[0],
+            f"No page of the cluster of {len(members)} URL{'s' if len(members) > 1 else ''} "
+            f"({name_list(members, 3)}) declares `x-default`: add the same "
+            '`<link rel="alternate" hreflang="x-default" href="...">` to every member, naming the page for '
+            "users whose language no alternate serves.",
+            cluster=cluster,
+        )
+
+
+@check(
+    "HL110",
+    "self-reference-variant",
+    "warning",
+    why="""
+A self-reference must name the page's own URL exactly. One that names a variant (`http://` on an
+`https://` page, a missing or extra trailing slash, another letter case) points search engines at
+another URL, which typically redirects or is a duplicate, so the page is not confirmed as its own
+language. Qivrora reports this instead of HL108 (missing-self-reference), with the variant as
+`target`, because the fix is to correct that href, not to add an annotation.
+""",
+    example="""
+`https://example.com/en/` carries `<link rel="alternate" hreflang="en" href="http://example.com/en">`.
+""",
+    fix="""
+Write the page's own URL, exactly as it is served: `href="https://example.com/en/"`.
+""",
+)
+def self_reference_variant(ctx: AuditContext) -> Iterator[Hit]:
+    for url in _annotated_pages(ctx):
+        if url in ctx.declared(url):
+            continue
+        variants = self_variants(ctx, url)
+        if not variants:
+            continue
+        found = annotations_for(ctx, url, set(variants))
+        first = found[0]
+        sources = sources_of(found)
+        where = f" (in {' and '.join(sources)})" if len(sources) > 1 else ""
+        yield Hit(
+            url,
+            f"{code(url)} refers to itself as {name_list(sorted({a.url for a in found if a.url}))}"
+            f" ({code(first.hreflang)}){where} instead of its own URL: change the href to {code(url)}.",
+            target=first.url or variants[0],
+            hreflang=first.hreflang,
+            source=first.source,
+        )
+
+
+@check(
+    "HL111",
+    "url-multiple-languages",
+    "warning",
+    why="""
+One URL serves one language. When a page annotates one URL with two different languages (`en` and
+`de` for `/home/`), search engines cannot tell which is meant, and the other language's users have
+no page. Several regions of one language (`en-GB` and `en-IE`) or a language and `x-default` on
+one URL are fine and not reported.
+""",
+    example="""
+`https://example.com/en/` lists `https://example.com/` as both `en` and `de`.
+""",
+    fix="""
+Annotate the URL with the one language it serves, and point the other value to the page in that language.
+""",
+)
+def url_multiple_languages(ctx: AuditContext) -> Iterator[Hit]:
+    for url in sorted(ctx.graph.nodes):
+        if not is_lister(ctx, url):
+            continue
+        for target, values in sorted(ctx.declared(url).items()):
+            languages = {primary_language(value) for value in values} - {None}
+            if len(languages) < 2:
+                continue
+            found = [
+                a for a in annotations_for(ctx, url, target) if canonical_hreflang(a.hreflang) != X_DEFAULT
+            ]
+            spellings = list(dict.fromkeys(a.hreflang for a in found))
+            first_language = primary_language(found[0].hreflang)
+            other = next(a for a in found if primary_language(a.hreflang) != first_language)
+            yield Hit(
+                url,
+                f"{code(url)} annotates {code(target)} with {len(languages)} languages, "
+                f"{name_list(spellings)}: one URL serves one language, so keep the value it serves "
+                "and point the others to their own pages.",
+                target=target,
+                hreflang=other.hreflang,
+                source=other.source,
+            )

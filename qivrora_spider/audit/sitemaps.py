@@ -1,0 +1,539 @@
+"""SM0xx: sitemaps and robots.txt. A sitemap should list every indexable page of its host, and only those.
+
+`url` is the sitemap file (or the robots.txt) where the fix is made, except SM002, which is about a page
+that no sitemap lists. A finding about an entry is one row per (sitemap, listed URL), even where the file
+lists the URL twice; the message gives the line of the first listing. Each listed URL is judged once:
+SM001 when it does not answer 200 (a redirect names where it ends), SM012 when it answers 200 but may
+not be indexed. A URL the crawl did not examine is neither (robots.txt aside, which is SM012).
+
+SM010 and SM011 compare two crawls and live with the crawl state, not here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from datetime import date, datetime, timedelta, timezone
+from typing import Iterator
+from urllib.parse import urlsplit
+
+from ..facts import Page, SitemapEntry, SitemapFile
+from ..sitemap_parse import MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS, parse_w3c_datetime
+from ..urls import origin
+from .context import AuditContext
+from .registry import Hit, check
+from .targets import answers, redirect_story
+
+#: SM009: the share of a sitemap's dated entries that one date may not reach, and the least entries.
+BULK_SHARE = 0.9
+BULK_MIN_ENTRIES = 10
+#: SM008: the time zone where a day begins first; a date alone is in the future while it has begun nowhere.
+EARLIEST_ZONE = timezone(timedelta(hours=14))
+
+
+def _listed(ctx: AuditContext) -> dict[tuple[str, str], SitemapEntry]:
+    """(sitemap, URL) -> its first entry there, for every entry whose loc is a URL."""
+    found: dict[tuple[str, str], SitemapEntry] = {}
+    for entry in ctx.store.entries:
+        if entry.url is not None:
+            known = found.setdefault((entry.sitemap, entry.url), entry)
+            if (entry.line or 0) < (known.line or 0):
+                found[(entry.sitemap, entry.url)] = entry
+    return dict(sorted(found.items()))
+
+
+def _lists(entry: SitemapEntry) -> str:
+    line = f" (line {entry.line})" if entry.line else ""
+    return f"The sitemap lists {entry.loc}{line}"
+
+
+def _entry_hit(entry: SitemapEntry, message: str) -> Hit:
+    return Hit(entry.sitemap, message, target=entry.url or "", source="sitemap")
+
+
+def _number(value: int) -> str:
+    return f"{value:,}"
+
+
+def _ancestors(ctx: AuditContext, sitemap: str) -> list[str]:
+    """The sitemap and every index above it."""
+    chain = [sitemap]
+    record = ctx.store.sitemaps.get(sitemap)
+    while record is not None and record.parent and record.parent not in chain:
+        chain.append(record.parent)
+        record = ctx.store.sitemaps.get(record.parent)
+    return chain
+
+
+def _named_by(ctx: AuditContext) -> dict[str, set[str]]:
+    """Sitemap URL -> the origins whose robots.txt names it, or an index above it."""
+    direct: dict[str, set[str]] = defaultdict(set)
+    for robots in ctx.store.robots.values():
+        for sitemap in robots.sitemaps:
+            direct[sitemap].add(robots.origin)
+    urls = set(ctx.store.sitemaps) | {entry.sitemap for entry in ctx.store.entries}
+    return {url: set().union(*(direct[above] for above in _ancestors(ctx, url))) for url in urls}
+
+
+def _readable(sitemap: SitemapFile) -> bool:
+    """Read as a sitemap: answered 200 and has a sitemap root (however broken otherwise)."""
+    return sitemap.status == 200 and sitemap.sitemap_kind is not None
+
+
+def _read_to_the_end(sitemap: SitemapFile) -> bool:
+    """Every URL it lists is known: read whole, or a probe that found no sitemap at all."""
+    return (_readable(sitemap) and not sitemap.truncated) or (
+        sitemap.via == "probe" and sitemap.sitemap_kind is None
+    )
+
+
+@check(
+    "SM001",
+    "sitemap-url-not-ok",
+    "error",
+    why="""
+A sitemap tells search engines which URLs to index. Every URL it lists that redirects, is missing (4xx),
+fails (5xx) or cannot be reached wastes crawl budget, and search engines lower their trust in a sitemap
+full of them; a redirecting URL in particular is not the URL that gets indexed.
+""",
+    example="""
+`https://example.com/sitemap.xml` lists `<loc>http://example.com/about</loc>`, which answers
+`301 Moved Permanently` to `https://example.com/about/`.
+""",
+    fix="""
+List only the final URLs that answer 200: replace redirecting URLs by their target, remove or restore
+missing pages, and fix server errors.
+""",
+)
+def sitemap_url_not_ok(ctx: AuditContext) -> Iterator[Hit]:
+    for (_, url), entry in _listed(ctx).items():
+        record = ctx.fetched(url)
+        if record is None or record.status == 200:
+            continue
+        status = record.status
+        if status is not None and 300 <= status < 400:
+            why = redirect_story(ctx, url, use="list")
+        elif status is not None:
+            why = f"{answers(status)}: list only URLs that answer 200, or restore the page"
+        elif record.error:
+            why = f"cannot be reached ({record.error}): correct the URL or fix its host"
+        else:
+            continue  # not examined: robots.txt is SM012, crawl limits leave it unknown
+        yield _entry_hit(entry, f"{_lists(entry)}, which {why}.")
+
+
+@check(
+    "SM002",
+    "page-missing-from-sitemap",
+    "warning",
+    why="""
+Where a host has sitemaps, search engines use them to discover and schedule its pages, and for hreflang
+sitemaps to read the clusters. An indexable page (200, not noindex, canonical to itself) that no sitemap
+lists is found only through links, later and less reliably, and often shows that the sitemap generator
+misses a whole section or language. The sitemaps of a host are those on it and those its robots.txt
+names; a page listed in any sitemap is not reported (where that listing is out of scope, SM005 says
+so), and a host with a sitemap that could not be read to the end is not judged (SM003 and SM004 report
+that file).
+""",
+    example="""
+`https://example.com/sitemap.xml` lists the English and German pages, but the crawl found
+`https://example.com/fr/produits/` (200, indexable) through a link and no sitemap lists it.
+""",
+    fix="""
+Add the page to a sitemap of its host (usually by fixing the generator, which misses the section), or,
+if the page should not be indexed, make it noindex or canonicalise it to the page that should be.
+""",
+)
+def page_missing_from_sitemap(ctx: AuditContext) -> Iterator[Hit]:
+    named_by = _named_by(ctx)
+    by_host: dict[str, list[SitemapFile]] = defaultdict(list)
+    for sitemap in ctx.store.sitemaps.values():
+        for host in {origin(sitemap.url)} | named_by[sitemap.url]:
+            by_host[host].append(sitemap)
+    # Hosts with a urlset, all of whose sitemaps were read to the end: a page may hide in the rest.
+    complete = {
+        host: sorted(s.url for s in files if s.sitemap_kind == "urlset")
+        for host, files in by_host.items()
+        if any(s.sitemap_kind == "urlset" for s in files) and all(_read_to_the_end(s) for s in files)
+    }
+    for url, page in sorted(ctx.pages.items()):
+        if not (page.status == 200 and page.is_html and page.in_scope and page.noindex is None):
+            continue
+        if ctx.canonical_names(url) - {url} or url in ctx.entries_by_url:
+            continue
+        sitemaps = complete.get(origin(url))
+        if not sitemaps:
+            continue
+        named = sitemaps[0] + (f" and {len(sitemaps) - 1} more" if len(sitemaps) > 1 else "")
+        yield Hit(
+            url,
+            f"This indexable page is in no sitemap of its host ({named}): add it, or make it noindex or "
+            f"canonical to another page if it should not be indexed.",
+            source="crawl",
+        )
+
+
+@check(
+    "SM003",
+    "sitemap-too-large",
+    "error",
+    why="""
+The sitemap protocol limits one file to 50,000 URLs and 52,428,800 bytes (50 MiB) uncompressed.
+Search engines reject a larger file or read only its beginning, so the URLs past the limit are not
+submitted at all.
+""",
+    example="""
+`https://example.com/sitemap.xml.gz` holds 72,310 `<url>` entries.
+""",
+    fix="""
+Split the file into several sitemaps of at most 50,000 URLs and 50 MiB each, and list them in a sitemap
+index (which is itself limited to 50,000 sitemaps).
+""",
+)
+def sitemap_too_large(ctx: AuditContext) -> Iterator[Hit]:
+    for url, sitemap in sorted(ctx.store.sitemaps.items()):
+        over = []
+        if sitemap.url_count > MAX_SITEMAP_URLS:
+            what = "sitemaps" if sitemap.sitemap_kind == "sitemapindex" else "URLs"
+            over.append(
+                f"lists {_number(sitemap.url_count)} {what}, "
+                f"more than the {_number(MAX_SITEMAP_URLS)} allowed"
+            )
+        if sitemap.truncated or sitemap.size > MAX_SITEMAP_BYTES:
+            over.append(
+                f"is larger than {_number(MAX_SITEMAP_BYTES)} bytes uncompressed, "
+                "so it was read only up to there"
+            )
+        if over:
+            yield Hit(
+                url,
+                f"This sitemap {' and '.join(over)}: "
+                "split it into smaller sitemaps listed in a sitemap index.",
+                source="sitemap",
+            )
+
+
+@check(
+    "SM004",
+    "sitemap-invalid",
+    "error",
+    why="""
+Search engines reject a sitemap that is not well-formed XML, has the wrong root element or namespace,
+or that they cannot fetch or decompress; an entry without `<loc>` is skipped, and an index that lists
+another index is not followed. Every URL of such a file, and its hreflang annotations, may be lost.
+""",
+    example="""
+`https://example.com/sitemap.xml` declares `<urlset xmlns="http://www.google.com/schemas/sitemap/0.84">`,
+or breaks off with `XML syntax error at line 1203`, or is a `sitemapindex` listed in another
+`sitemapindex`.
+""",
+    fix="""
+Serve the file with status 200 as UTF-8 XML whose root is `<urlset>` or `<sitemapindex>` in the
+namespace `http://www.sitemaps.org/schemas/sitemap/0.9`, give every entry a `<loc>`, and list only
+urlset files in an index. Validate the generator's output against the sitemap schema.
+""",
+)
+def sitemap_invalid(ctx: AuditContext) -> Iterator[Hit]:
+    for url, sitemap in sorted(ctx.store.sitemaps.items()):
+        if sitemap.via == "probe" and sitemap.sitemap_kind is None:
+            continue  # nothing (or no sitemap) at the guessed /sitemap.xml: not a defect
+        problems = []
+        if sitemap.error:
+            problems.append(f"fetching it failed ({sitemap.error})")
+        problems += sitemap.errors
+        if sitemap.status == 200 and sitemap.sitemap_kind is None and not problems:
+            problems.append("its root element is neither <urlset> nor <sitemapindex>")
+        if sitemap.sitemap_kind == "sitemapindex" and sitemap.parent:
+            problems.append(
+                f"it is a sitemap index inside the sitemap index {sitemap.parent}, and indexes cannot nest"
+            )
+        if not problems:
+            continue
+        more = {1: "", 2: " (and 1 more problem)"}.get(
+            len(problems), f" (and {len(problems) - 1} more problems)"
+        )
+        listed = {"index": f", listed in {sitemap.parent}", "robots": ", listed in robots.txt"}.get(
+            sitemap.via, ""
+        )
+        yield Hit(
+            url,
+            f"This sitemap{listed} is invalid: {problems[0]}{more}; "
+            "fix it so that search engines can read it.",
+            target=sitemap.parent or "",
+            source="sitemap",
+        )
+
+
+@check(
+    "SM005",
+    "sitemap-url-out-of-scope",
+    "warning",
+    why="""
+A sitemap may list only URLs of its own scheme and host, under the folder it sits in: search engines
+ignore the others (sitemaps.org, "Sitemap file location"). A sitemap named in the `Sitemap:` line of a
+host's robots.txt is trusted for every URL of that host, including a sitemap on another host
+(cross-submission) and the sitemaps of an index so named. Sitemaps submitted in a search engine's
+webmaster tools are exempt too, which a crawl cannot see.
+""",
+    example="""
+`https://example.com/blog/sitemap.xml` lists `https://example.com/shop/shoes/` (above its folder), or
+`https://example.de/` (another host whose robots.txt does not name this sitemap).
+""",
+    fix="""
+Move the sitemap to the root of the host whose URLs it lists, or name it in that host's robots.txt
+(`Sitemap: https://example.com/blog/sitemap.xml`).
+""",
+)
+def sitemap_url_out_of_scope(ctx: AuditContext) -> Iterator[Hit]:
+    named_by = _named_by(ctx)
+    for (sitemap, url), entry in _listed(ctx).items():
+        where = origin(url)
+        if where in named_by[sitemap]:
+            continue
+        folder = urlsplit(sitemap).path.rpartition("/")[0] + "/"
+        if where != origin(sitemap):
+            why = (
+                "which is on another host or scheme than the sitemap, "
+                f"so search engines ignore it unless {where}/robots.txt names the sitemap"
+            )
+            fix = f"list it in a sitemap of {where}, or add `Sitemap: {sitemap}` to {where}/robots.txt"
+        elif not urlsplit(url).path.startswith(folder):
+            why = f"which is outside the sitemap's folder {folder}, so search engines ignore it"
+            fix = (
+                f"move the sitemap to the root of the host, or add `Sitemap: {sitemap}` to {where}/robots.txt"
+            )
+        else:
+            continue
+        yield _entry_hit(entry, f"{_lists(entry)}, {why}: {fix}.")
+
+
+@check(
+    "SM006",
+    "sitemap-not-in-robots",
+    "warning",
+    why="""
+Search engines and other crawlers find a host's sitemaps through the `Sitemap:` lines of its robots.txt;
+without one they know only the sitemaps submitted by hand to each of them, and a robots.txt `Sitemap:`
+line is also what allows a sitemap to list URLs outside its folder or host. A sitemap that another
+host's robots.txt names (cross-submission) counts as found; a robots.txt that could not be read (5xx,
+no answer) is not judged.
+""",
+    example="""
+`https://example.com/sitemap.xml` exists, but `https://example.com/robots.txt` has no `Sitemap:` line
+(or answers 404).
+""",
+    fix="""
+Add a line `Sitemap: https://example.com/sitemap.xml` (the sitemap index, if there is one) to the host's
+robots.txt; create the robots.txt if there is none.
+""",
+)
+def sitemap_not_in_robots(ctx: AuditContext) -> Iterator[Hit]:
+    named_by = _named_by(ctx)
+    by_host: dict[str, list[SitemapFile]] = defaultdict(list)
+    for sitemap in ctx.store.sitemaps.values():
+        # A sitemap that another host's robots.txt names (cross-submission) is found all the same.
+        if _readable(sitemap) and not named_by[sitemap.url]:
+            by_host[origin(sitemap.url)].append(sitemap)
+    for host, sitemaps in sorted(by_host.items()):
+        robots = ctx.store.robots.get(host)
+        if robots is None:
+            continue  # robots.txt not asked for: unknown, not absent
+        top = min(sitemaps, key=lambda s: (s.parent is not None, s.url)).url
+        if robots.exists and not robots.sitemaps:
+            problem, fix = "has no `Sitemap:` line", f"add `Sitemap: {top}` to it"
+        elif not robots.exists and robots.status is not None and 400 <= robots.status < 500:
+            problem, fix = f"does not exist ({answers(robots.status)})", f"create it with `Sitemap: {top}`"
+        else:
+            continue  # it names sitemaps, or it could not be read (5xx, no answer): not known
+        yield Hit(
+            robots.url,
+            f"{robots.url} {problem}, although {host} has sitemaps: {fix}.",
+            target=top,
+            source="robots",
+        )
+
+
+@check(
+    "SM007",
+    "lastmod-invalid",
+    "error",
+    why="""
+`<lastmod>` must be a W3C Datetime: `YYYY-MM-DD`, or a date and time with a time zone such as
+`2024-05-01T09:30:00+02:00`. Search engines ignore a value in any other form (`01/05/2024`,
+`2024-05-01 09:30:00`, a time without a time zone), and a sitemap full of them loses the recrawl hint.
+""",
+    example="""
+`<lastmod>2024-05-01 09:30:00</lastmod>`, `<lastmod>Wed, 01 May 2024</lastmod>`,
+`<lastmod>2024-05-01T09:30:00</lastmod>` (no time zone).
+""",
+    fix="""
+Write the date as `YYYY-MM-DD`, or the date and time in ISO 8601 with a time zone designator
+(`2024-05-01T09:30:00Z`).
+""",
+)
+def lastmod_invalid(ctx: AuditContext) -> Iterator[Hit]:
+    for entry in ctx.store.entries:
+        if entry.lastmod is not None and parse_w3c_datetime(entry.lastmod) is None:
+            yield _entry_hit(
+                entry,
+                f"{_lists(entry)} with `<lastmod>{entry.lastmod}</lastmod>`, which is not a W3C Datetime: "
+                f"write `YYYY-MM-DD` or a date and time with a time zone, such as `2024-05-01T09:30:00Z`.",
+            )
+
+
+def _local_date(value: str) -> date | None:
+    parsed = parse_w3c_datetime(value)
+    return parsed.date() if parsed is not None else None  # in the time zone the value is written in
+
+
+def _in_future(value: str, now: datetime) -> bool:
+    """Whether a lastmod's calendar day has not begun yet where it is written (a date alone: anywhere).
+
+    Day precision is deliberate: a crawl takes time, servers' clocks drift, and a date stamped "today"
+    in a time zone ahead of the crawler's is right.
+    """
+    parsed = parse_w3c_datetime(value)
+    if parsed is None:
+        return False
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    zone = parsed.tzinfo if "T" in value else EARLIEST_ZONE
+    return parsed.date() > now.astimezone(zone).date()
+
+
+@check(
+    "SM008",
+    "lastmod-in-future",
+    "warning",
+    why="""
+A `<lastmod>` after the time of the crawl cannot be true: it shows a generator that stamps expected
+publication dates, a wrong time zone or a broken clock, and search engines learn to distrust the
+sitemap's dates. A date of the current day anywhere on Earth is accepted, as servers and crawlers
+may be in different time zones.
+""",
+    example="""
+Crawled on 2024-05-01, `https://example.com/sitemap.xml` has `<lastmod>2024-06-15</lastmod>`.
+""",
+    fix="""
+Set `<lastmod>` to the time the page's content last changed, from the server's clock with its time zone.
+""",
+)
+def lastmod_in_future(ctx: AuditContext) -> Iterator[Hit]:
+    for entry in ctx.store.entries:
+        if entry.lastmod is not None and _in_future(entry.lastmod, ctx.now):
+            yield _entry_hit(
+                entry,
+                f"{_lists(entry)} with `<lastmod>{entry.lastmod}</lastmod>`, after the crawl on "
+                f"{ctx.now.date().isoformat()}: set it to when the page's content last changed.",
+            )
+
+
+@check(
+    "SM009",
+    "lastmod-bulk-stamped",
+    "warning",
+    why="""
+When nearly every entry of a sitemap carries the same `<lastmod>` date, the generator stamps the date
+of publishing rather than of each page's last change. Search engines then learn that the dates say
+nothing and ignore them for the whole site. Judged on the entries with a valid `<lastmod>`, when at
+least 10 have one and one calendar date (as written) is shared by at least 90% of them.
+""",
+    example="""
+All 2,400 entries of `https://example.com/sitemap.xml` have `<lastmod>2024-05-01</lastmod>`, the day
+the sitemap was last generated.
+""",
+    fix="""
+Take each `<lastmod>` from the page's own last content change (the CMS's modification date), not the
+time the sitemap is generated; leave `<lastmod>` out where that date is unknown.
+""",
+)
+def lastmod_bulk_stamped(ctx: AuditContext) -> Iterator[Hit]:
+    dates: dict[str, list[date]] = defaultdict(list)
+    for entry in ctx.store.entries:
+        day = _local_date(entry.lastmod) if entry.lastmod is not None else None
+        if day is not None:
+            dates[entry.sitemap].append(day)
+    for sitemap, days in sorted(dates.items()):
+        if len(days) < BULK_MIN_ENTRIES:
+            continue
+        day, count = Counter(days).most_common(1)[0]
+        if count >= BULK_SHARE * len(days):
+            yield Hit(
+                sitemap,
+                f"{count} of the {len(days)} dated entries of this sitemap ({count * 100 // len(days)}%) "
+                f"have the lastmod date {day.isoformat()}: take each `<lastmod>` from the page's last "
+                "content change, not from the time the sitemap is generated.",
+                source="sitemap",
+            )
+
+
+@check(
+    "SM012",
+    "sitemap-url-not-indexable",
+    "warning",
+    why="""
+A sitemap should list the URLs to index and nothing else. A URL that robots.txt disallows cannot be
+crawled, a noindex URL is kept out of the index, and a URL that canonicalises elsewhere is not the one
+indexed: listing them sends contradictory signals and, in hreflang sitemaps, puts non-canonical URLs
+into the clusters.
+""",
+    example="""
+`https://example.com/sitemap.xml` lists `https://example.com/de/?ref=nav`, whose canonical is
+`https://example.com/de/`, and `https://example.com/cart/`, which is noindex.
+""",
+    fix="""
+Remove the URL from the sitemap, or list its canonical URL instead; if it is meant to be indexed,
+remove the noindex or the robots.txt rule.
+""",
+)
+def sitemap_url_not_indexable(ctx: AuditContext) -> Iterator[Hit]:
+    for (_, url), entry in _listed(ctx).items():
+        record = ctx.fetched(url)
+        reasons: list[str] = []
+        fix = "remove it from the sitemap"
+        if record is not None and record.status is None and getattr(record, "not_examined", None) == "robots":
+            reasons.append(f"is disallowed by {origin(url)}/robots.txt")
+            fix = "remove it from the sitemap, or allow it in robots.txt if it should be indexed"
+        elif isinstance(record, Page) and record.status == 200:
+            if record.noindex:
+                said = "an `X-Robots-Tag` header" if record.noindex == "header" else "a robots meta tag"
+                reasons.append(f"is noindex ({said})")
+            canonical = ctx.canonical_elsewhere(url)
+            named = ctx.canonical_names(url)
+            if canonical is not None:
+                reasons.append(f"canonicalises to {canonical}")
+                fix = f"list {canonical} instead" if not record.noindex else fix
+            elif len(named) > 1 and url not in named:
+                reasons.append(f"names {len(named)} conflicting canonicals, none of them itself")
+        if reasons:
+            yield _entry_hit(entry, f"{_lists(entry)}, which {' and '.join(reasons)}: {fix}.")
+
+
+@check(
+    "SM013",
+    "url-in-multiple-sitemaps",
+    "notice",
+    why="""
+A URL listed in several sitemap files gets whichever `<lastmod>` and hreflang alternates the search
+engine read last, and the files drift apart as they are maintained; it usually means overlapping
+generators or sections.
+""",
+    example="""
+`https://example.com/de/` is listed in both `https://example.com/sitemap-pages.xml` and
+`https://example.com/sitemap-de.xml`.
+""",
+    fix="""
+List each URL in one sitemap file only.
+""",
+)
+def url_in_multiple_sitemaps(ctx: AuditContext) -> Iterator[Hit]:
+    listed = _listed(ctx)
+    files: dict[str, list[str]] = defaultdict(list)
+    for sitemap, url in listed:
+        files[url].append(sitemap)
+    for (sitemap, url), entry in listed.items():
+        others = [other for other in files[url] if other != sitemap]
+        if others:
+            named = ", ".join(others)
+            yield _entry_hit(
+                entry, f"{_lists(entry)}, which is also listed in {named}: list each URL in one sitemap only."
+            )

@@ -1,0 +1,267 @@
+"""HL4xx: alternates that cannot serve. A search engine follows every hreflang target and keeps it only
+when the target answers 200, may be crawled and may be indexed.
+
+Each target gets at most one of these checks: by its HTTP status (3xx, 4xx, 5xx; noindex when it
+answers 200), else the failure to connect, else robots.txt. It is reported once per (annotating page,
+target) pair: where one page names the target in several sources, the row names the first of HTML,
+HTTP header, sitemap, and the message lists every place the annotation must be changed. Annotations
+search engines ignore (bad value, outside <head>) count too, as long as their target URL is known: a
+404 stays a 404 once the value is fixed. A target the crawl did not examine (limits, exclusions) is
+HL206, not a pass and not one of these.
+"""
+
+from __future__ import annotations
+
+from http import HTTPStatus
+from typing import Callable, Iterator
+
+from ..facts import Page
+from ..urls import origin
+from .context import MAX_CHAIN, AuditContext, places
+from .registry import Hit, check
+
+#: Page.error / TargetStatus.error kinds, as a message says them.
+_ERRORS = {
+    "dns": "its host name does not resolve (DNS lookup failed)",
+    "refused": "its server refuses the connection",
+    "timeout": "its server did not answer in time",
+    "tls": "its TLS (HTTPS) handshake fails",
+    "reset": "its server drops the connection",
+}
+
+
+def _verdict(ctx: AuditContext, target: str) -> str | None:
+    """The one HL4xx check that judges `target`, or None when it serves (or is unknown)."""
+    record = ctx.fetched(target)
+    if record is None:
+        return None
+    status = record.status
+    if status is not None:
+        if 300 <= status < 400:
+            return "HL401"
+        if 400 <= status < 500:
+            return "HL402"
+        if status >= 500:
+            return "HL403"
+        if isinstance(record, Page) and record.noindex and status == 200:
+            return "HL406"
+        return None
+    if record.error:
+        return "HL404"
+    if getattr(record, "not_examined", None) == "robots":
+        return "HL405"
+    return None
+
+
+def answers(status: int) -> str:
+    """`answers 404 Not Found`: a status as a message says it."""
+    try:
+        return f"answers {status} {HTTPStatus(status).phrase}"
+    except ValueError:
+        return f"answers {status}"
+
+
+def _pair_hits(ctx: AuditContext, check_id: str, explain: Callable[[str], str]) -> Iterator[Hit]:
+    """One hit per (page, target) pair whose target `check_id` judges; `explain` says why and the fix."""
+    verdicts: dict[str, str | None] = {}
+    for (url, target), found in ctx.pairs.items():
+        if target not in verdicts:
+            verdicts[target] = _verdict(ctx, target)
+        if verdicts[target] != check_id:
+            continue
+        first = found[0]
+        named = "This page, its own" if url == target else "The"
+        yield Hit(
+            url,
+            f"{named} `{first.hreflang}` alternate {target} (in {places(found)}) {explain(target)}.",
+            target=target,
+            hreflang=first.hreflang,
+            source=first.source,
+        )
+
+
+def redirect_story(ctx: AuditContext, url: str, use: str = "annotate") -> str:
+    """Where a redirecting URL leads, and the fix (`use` the final URL), for a message."""
+    record = ctx.fetched(url)
+    answer = answers(record.status) if record is not None and record.status else "redirects"
+    chain = ctx.redirect_chain(url)
+    if len(chain) == 1:
+        return f"{answer} without a Location header"
+    if chain[-1] in chain[:-1]:
+        loop = " → ".join(chain[chain.index(chain[-1]) :])
+        return f"redirects in a loop ({loop}) and never reaches a page: fix the redirects"
+    final = ctx.fetched(chain[-1])
+    if final is not None and final.location:  # redirect_chain stopped following
+        return f"redirects more than {MAX_CHAIN} times without reaching a page: fix the redirects"
+    hops = len(chain) - 1
+    if hops == 1:
+        path = f"{answer} and redirects to {chain[-1]}"
+    else:
+        path = f"goes through a chain of {hops} redirects ({' → '.join(chain)})"
+    if final is None or final.status is None:
+        state = (
+            f"cannot be reached ({final.error})" if final is not None and final.error else "was not examined"
+        )
+        return f"{path}, which {state}: {use} the final URL directly once it answers 200"
+    if final.status == 200:
+        return f"{path}: {use} {chain[-1]} directly"
+    return f"{path}, which {answers(final.status)}: {use} the URL that serves the page"
+
+
+@check(
+    "HL401",
+    "alternate-redirects",
+    "error",
+    why="""
+Search engines expect hreflang to name the final URL of each language version. An alternate that
+redirects is not the page that gets indexed, so the annotation does not connect to it, return links
+cannot be confirmed, and every crawl wastes a fetch on the redirect; chains and loops make it worse.
+""",
+    example="""
+`https://example.com/en/` lists `hreflang="fr" href="http://example.com/fr"`, which answers
+`301 Moved Permanently` with `Location: https://example.com/fr/`.
+""",
+    fix="""
+Annotate the URL the redirect ends at (here `https://example.com/fr/`), exactly as the server serves it:
+scheme, host, trailing slash and all. Break redirect loops and shorten chains.
+""",
+)
+def alternate_redirects(ctx: AuditContext) -> Iterator[Hit]:
+    yield from _pair_hits(ctx, "HL401", lambda target: redirect_story(ctx, target))
+
+
+@check(
+    "HL402",
+    "alternate-client-error",
+    "error",
+    why="""
+An alternate that answers 4xx (404 Not Found, 410 Gone, 403 Forbidden...) does not exist for search
+engines: the language version is missing from the cluster, and the annotation pointing to it is ignored.
+""",
+    example="""
+`https://example.com/en/` lists `hreflang="es" href="https://example.com/es/"`, which answers
+`404 Not Found` since the Spanish section was removed.
+""",
+    fix="""
+Restore the page, correct the URL in the annotation, or remove the annotation from every page that
+lists it.
+""",
+)
+def alternate_client_error(ctx: AuditContext) -> Iterator[Hit]:
+    def explain(target: str) -> str:
+        return (
+            f"{answers(ctx.status(target) or 0)}: correct the URL, restore the page, or remove the annotation"
+        )
+
+    yield from _pair_hits(ctx, "HL402", explain)
+
+
+@check(
+    "HL403",
+    "alternate-server-error",
+    "error",
+    why="""
+An alternate that answers 5xx cannot be read, so search engines cannot confirm it or its return links;
+if the error persists they drop the page from their index and from the cluster.
+""",
+    example="""
+`https://example.com/en/` lists `hreflang="ja" href="https://example.com/ja/"`, which answers
+`503 Service Unavailable`.
+""",
+    fix="""
+Fix the server so the alternate answers 200; if the failure was temporary, crawl again to confirm.
+""",
+)
+def alternate_server_error(ctx: AuditContext) -> Iterator[Hit]:
+    def explain(target: str) -> str:
+        return f"{answers(ctx.status(target) or 0)}: fix the server so that it answers 200"
+
+    yield from _pair_hits(ctx, "HL403", explain)
+
+
+@check(
+    "HL404",
+    "alternate-unreachable",
+    "error",
+    why="""
+An alternate whose host does not resolve, refuses connections, times out or fails its TLS handshake
+cannot be crawled at all: search engines treat the language version as missing.
+""",
+    example="""
+`https://example.com/en/` lists `hreflang="de" href="https://example.de/"`, and `example.de` has no DNS
+record.
+""",
+    fix="""
+Correct the host name in the annotation, or fix the DNS, server or certificate of the alternate's host.
+""",
+)
+def alternate_unreachable(ctx: AuditContext) -> Iterator[Hit]:
+    def explain(target: str) -> str:
+        record = ctx.fetched(target)
+        error = record.error if record is not None and record.error else "error"
+        detail = getattr(record, "error_detail", None)
+        reason = _ERRORS.get(error) or f"could not be fetched ({detail or error})"
+        return f"cannot be reached: {reason}; correct the URL or fix its host"
+
+    yield from _pair_hits(ctx, "HL404", explain)
+
+
+@check(
+    "HL405",
+    "alternate-blocked-by-robots",
+    "error",
+    why="""
+A search engine does not fetch a URL that robots.txt disallows, so it can neither see the alternate's
+content nor its return links: the language version cannot join the cluster.
+""",
+    example="""
+`https://example.com/en/` lists `hreflang="fr" href="https://example.com/fr/"`, and
+`https://example.com/robots.txt` says `Disallow: /fr/`.
+""",
+    fix="""
+Allow the alternate in its host's robots.txt, or remove the annotation if the page is not meant to be
+found. (To keep a page out of the index, use noindex, not robots.txt, and do not annotate it.)
+""",
+)
+def alternate_blocked_by_robots(ctx: AuditContext) -> Iterator[Hit]:
+    def explain(target: str) -> str:
+        robots = f"{origin(target)}/robots.txt"
+        return (
+            f"is disallowed by {robots}, so search engines cannot read it: "
+            "allow it there, or remove the annotation"
+        )
+
+    yield from _pair_hits(ctx, "HL405", explain)
+
+
+@check(
+    "HL406",
+    "alternate-noindex",
+    "error",
+    why="""
+A noindex page is kept out of the index, so it cannot be shown to anyone, and search engines drop
+hreflang clusters that mix indexable and noindex pages or treat the annotation as a contradiction.
+""",
+    example="""
+`https://example.com/en/` lists `hreflang="it" href="https://example.com/it/"`, and that page has
+`<meta name="robots" content="noindex">` (or answers with `X-Robots-Tag: noindex`).
+""",
+    fix="""
+Remove the noindex if the page is a language version meant to be found; otherwise remove every
+annotation that points to it.
+""",
+)
+def alternate_noindex(ctx: AuditContext) -> Iterator[Hit]:
+    def explain(target: str) -> str:
+        page = ctx.page(target)
+        said = (
+            "an `X-Robots-Tag` header"
+            if page is not None and page.noindex == "header"
+            else "a robots meta tag"
+        )
+        return (
+            f"is noindex ({said}), so search engines keep it out of the index: "
+            "remove the noindex or the annotation"
+        )
+
+    yield from _pair_hits(ctx, "HL406", explain)

@@ -1,0 +1,186 @@
+"""HL001 to HL007: every hreflang value as written, in every source, wherever it is written.
+
+One finding per annotation with a bad value: an annotation outside <head> or with a bad href
+still has its value judged, because the value is wrong wherever it is written and the fix of the
+other defect would leave it wrong. The judgement itself is ``hreflang_values.check_hreflang``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Iterator
+from weakref import WeakKeyDictionary
+
+from ..hreflang_values import check_hreflang
+from .context import AuditContext
+from .markup import code, resolve, source_groups
+from .registry import Hit, check
+
+_CACHE: WeakKeyDictionary[AuditContext, dict[str, list[Hit]]] = WeakKeyDictionary()
+
+
+def _value_hits(ctx: AuditContext) -> dict[str, list[Hit]]:
+    """Check id -> hits, computed once per audit for the seven checks."""
+    found = _CACHE.get(ctx)
+    if found is not None:
+        return found
+    found = defaultdict(list)
+    for group in source_groups(ctx):
+        for written in group.items:
+            a = written.annotation
+            problem = check_hreflang(a.hreflang)
+            if problem is None:
+                continue
+            message = problem.message
+            if group.source == "sitemap":
+                message = f"{message.rstrip('.')} (in sitemap {code(written.sitemap or 'unknown')})."
+            found[problem.check].append(
+                Hit(
+                    group.url,
+                    message,
+                    target=resolve(a, group.base) or a.href,
+                    hreflang=a.hreflang,
+                    source=group.source,
+                )
+            )
+    _CACHE[ctx] = found
+    return found
+
+
+@check(
+    "HL001",
+    "invalid-language",
+    "error",
+    why="""
+The language of an hreflang value must be an ISO 639-1 code (two letters). Search engines ignore an
+annotation whose language they do not know, so the alternate drops out of the cluster: users of
+that language are not sent to it. Three-letter codes (`fre`, `eng`), invented codes and country
+codes written as languages (`jp` for Japanese, `gr` for Greek) are the usual slips.
+""",
+    example="""
+`hreflang="jp"` (Japanese is `ja`), `hreflang="eng"`, `hreflang="xx"`.
+""",
+    fix="""
+Use the ISO 639-1 code: `ja`, `en`, `el`. Qivrora suggests it where the intent is clear.
+""",
+)
+def invalid_language(ctx: AuditContext) -> Iterator[Hit]:
+    yield from _value_hits(ctx).get("HL001", ())
+
+
+@check(
+    "HL002",
+    "invalid-region",
+    "error",
+    why="""
+The optional region of an hreflang value must be an ISO 3166-1 alpha-2 country code. `UK` is not
+one (the code is `GB`), and search engines do not accept UN M.49 regions (`es-419`) or groups
+such as `EU`: the whole annotation is ignored.
+""",
+    example="""
+`hreflang="en-UK"`, `hreflang="es-419"`, `hreflang="en-EU"`.
+""",
+    fix="""
+Use the country code (`en-GB`), or leave the region out (`es`), or list one value per country.
+""",
+)
+def invalid_region(ctx: AuditContext) -> Iterator[Hit]:
+    yield from _value_hits(ctx).get("HL002", ())
+
+
+@check(
+    "HL003",
+    "region-only",
+    "error",
+    why="""
+An hreflang value starts with a language; a country code alone is not a value. Search engines
+either ignore it or read it as the language that happens to have that code: `CH` meant for
+Switzerland reads as Chamorro (`ch`).
+""",
+    example="""
+`hreflang="US"`, `hreflang="CH"`.
+""",
+    fix="""
+Write the language and the country: `en-US`, `de-CH` (and `fr-CH`, `it-CH` for the other languages).
+""",
+)
+def region_only(ctx: AuditContext) -> Iterator[Hit]:
+    yield from _value_hits(ctx).get("HL003", ())
+
+
+@check(
+    "HL004",
+    "bad-separator",
+    "error",
+    why="""
+Subtags of an hreflang value are separated by `-`. A value written the way locales are in code
+(`fr_FR`) or with another separator is not a valid value, and search engines ignore the annotation.
+""",
+    example="""
+`hreflang="fr_FR"`, `hreflang="pt.BR"`.
+""",
+    fix="""
+Use a hyphen: `fr-FR`, `pt-BR`.
+""",
+)
+def bad_separator(ctx: AuditContext) -> Iterator[Hit]:
+    yield from _value_hits(ctx).get("HL004", ())
+
+
+@check(
+    "HL005",
+    "malformed-value",
+    "error",
+    why="""
+A value that is empty, padded with whitespace, has the region before the language, an unknown
+script, too many subtags or characters other than ASCII letters, digits and `-` is no hreflang
+value: search engines ignore the annotation.
+""",
+    example="""
+`hreflang=""`, `hreflang="US-en"`, `hreflang="zh-Hanz"`, `hreflang="en-GB-oxendict"`.
+""",
+    fix="""
+Write `ll`, `ll-RR`, `ll-Ssss` or `ll-Ssss-RR` (language, optional script, optional region), or `x-default`.
+""",
+)
+def malformed_value(ctx: AuditContext) -> Iterator[Hit]:
+    yield from _value_hits(ctx).get("HL005", ())
+
+
+@check(
+    "HL006",
+    "non-canonical-case",
+    "notice",
+    why="""
+hreflang values are case-insensitive and search engines accept `EN-us`, but the conventional form
+(`en-US`, `zh-Hant-TW`) is what tools, people and diffs compare: one spelling per value keeps the
+annotations of all pages identical and easy to check.
+""",
+    example="""
+`hreflang="EN-us"`, `hreflang="zh-hant"`.
+""",
+    fix="""
+Write the language lower-case, the script title-case and the region upper-case: `en-US`, `zh-Hant`.
+""",
+)
+def non_canonical_case(ctx: AuditContext) -> Iterator[Hit]:
+    yield from _value_hits(ctx).get("HL006", ())
+
+
+@check(
+    "HL007",
+    "deprecated-language",
+    "warning",
+    why="""
+ISO 639-1 withdrew `iw`, `in`, `ji`, `jw`, `mo` and `sh`. Search engines still understand some of
+them, but not reliably, and a cluster that mixes `iw` and `he` describes one language two ways.
+""",
+    example="""
+`hreflang="iw"` for Hebrew, `hreflang="in"` for Indonesian.
+""",
+    fix="""
+Use the current code: `he`, `id`, `yi`, `jv`, `ro`, `sr-Latn`.
+""",
+)
+def deprecated_language(ctx: AuditContext) -> Iterator[Hit]:
+    yield from _value_hits(ctx).get("HL007", ())

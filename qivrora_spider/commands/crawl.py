@@ -1,0 +1,60 @@
+"""`scrapy crawl`, with Qivrora's arguments and settings checked before any request.
+
+A wrong argument stops the run with one line that names it and a non-zero exit, instead of a
+traceback from deep inside the crawler; `QIVRORA_FAIL_ON` turns findings into an exit status.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING
+
+from scrapy.commands.crawl import Command as ScrapyCrawl
+
+from ..arguments import ArgumentError, parse_arguments
+from ..extensions import audit_settings
+from ..findings import SEVERITY_RANK, at_or_above
+
+if TYPE_CHECKING:
+    import argparse
+
+    from scrapy import Spider
+    from scrapy.crawler import Crawler
+
+#: Exit status when the arguments or settings are wrong (as argparse uses).
+USAGE_ERROR = 2
+#: Exit status when findings at or above QIVRORA_FAIL_ON exist.
+FINDINGS_FAILED = 1
+
+
+def fail_on(settings: object) -> str | None:
+    level = str(settings.get("QIVRORA_FAIL_ON") or "").strip().lower()  # type: ignore[attr-defined]
+    if level and level not in SEVERITY_RANK:
+        raise ValueError(f"QIVRORA_FAIL_ON: {level!r} is not one of {', '.join(SEVERITY_RANK)}")
+    return level or None
+
+
+class Command(ScrapyCrawl):
+    _crawler: Crawler | None = None
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        assert self.settings is not None
+        try:
+            level = fail_on(self.settings)
+            audit_settings(self.settings)
+            if args and args[0] == "hreflang":
+                parse_arguments(opts.spargs)
+        except ValueError as exc:
+            print(f"qivrora: {exc}", file=sys.stderr)
+            self.exitcode = USAGE_ERROR
+            return
+        super().run(args, opts)
+        if self.exitcode or level is None or self._crawler is None:
+            return
+        stats = self._crawler.stats.get_stats()
+        if any(stats.get(f"qivrora/findings/{severity}", 0) for severity in at_or_above(level)):
+            self.exitcode = FINDINGS_FAILED
+
+    def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
+        self._crawler: Crawler | None = super()._create_crawler(spidercls)
+        return self._crawler

@@ -1,0 +1,89 @@
+"""`scrapy hreflang-report FACTS.jsonl [...] -O findings.csv`: the audit, offline.
+
+Runs the same ``audit()`` the crawl runs, over facts exported by one or many crawls (`-o
+facts.jsonl:facts`), merged and de-duplicated, and writes the same feeds.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from scrapy.commands import ScrapyCommand
+from scrapy.exceptions import UsageError
+from scrapy.utils.conf import feed_process_params_from_cli
+from scrapy.utils.misc import load_object
+
+from ..audit import audit
+from ..extensions import audit_settings, summary
+from ..fact_store import FactStore
+from ..facts import read_facts
+from ..findings import at_or_above
+from .crawl import FINDINGS_FAILED, USAGE_ERROR, fail_on
+
+if TYPE_CHECKING:
+    import argparse
+
+    from ..findings import Finding
+
+
+class Command(ScrapyCommand):
+    requires_project = True
+    requires_crawler_process = False
+
+    def syntax(self) -> str:
+        return "FACTS.jsonl [FACTS.jsonl ...] [-o FILE | -O FILE]"
+
+    def short_desc(self) -> str:
+        return "Audit facts exported by one or many crawls, without crawling"
+
+    def add_options(self, parser: argparse.ArgumentParser) -> None:
+        super().add_options(parser)
+        parser.add_argument("-o", "--output", metavar="FILE", action="append", help="append findings to FILE")
+        parser.add_argument(
+            "-O", "--overwrite-output", metavar="FILE", action="append", help="write findings to FILE"
+        )
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+        if not args:
+            raise UsageError("name at least one facts file")
+        assert self.settings is not None
+        try:
+            level = fail_on(self.settings)
+            severity, disabled = audit_settings(self.settings)
+            store = FactStore()
+            for name in args:
+                with open(name, encoding="utf-8") as lines:
+                    store.add_all(read_facts(lines, name))
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            detail = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.strerror else str(exc)
+            print(f"qivrora: {detail}", file=sys.stderr)
+            self.exitcode = USAGE_ERROR
+            return
+        findings = audit(store, severity=severity, disable=disabled)
+        feeds = feed_process_params_from_cli(self.settings, opts.output or [], overwrite_output=opts.overwrite_output)
+        for uri, options in feeds.items():
+            self._write(uri, options, findings)
+        print(summary(findings), file=sys.stderr)
+        if level is not None and any(f.severity in at_or_above(level) for f in findings):
+            self.exitcode = FINDINGS_FAILED
+
+    def _write(self, uri: str, options: dict[str, object], findings: list[Finding]) -> None:
+        """Write to a temporary file and rename, so a feed is complete or absent."""
+        assert self.settings is not None
+        exporter_class = load_object(self.settings.getdict("FEED_EXPORTERS")[options["format"]])
+        path = Path(uri.removeprefix("file://"))
+        append = not options.get("overwrite") and path.exists()
+        handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
+        with os.fdopen(handle, "wb") as file:
+            if append:
+                file.write(path.read_bytes())
+            exporter = exporter_class(file, encoding="utf-8")
+            exporter.start_exporting()
+            for finding in findings:
+                exporter.export_item(finding)
+            exporter.finish_exporting()
+        os.replace(temporary, path)

@@ -1,0 +1,55 @@
+"""Feed exporters: the findings table for csv/jsonl/json, the facts for the `facts` format.
+
+A crawl's items are facts and findings; users asking for ``-O findings.csv`` want the table of
+CHECKS.md and nothing else, in its column order. Facts go out only when asked for by format.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scrapy.exporters import CsvItemExporter, JsonItemExporter, JsonLinesItemExporter
+
+from .facts import FACT_TYPES, fact_to_dict
+from .findings import FINDING_FIELDS, Finding
+
+#: A spreadsheet evaluates a cell that starts with one of these as a formula.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(value: str) -> str:
+    """Make a crawled value inert in a spreadsheet (OWASP CSV injection): prefix a quote."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
+class _FindingsOnly:
+    def __init__(self, file: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("fields_to_export", list(FINDING_FIELDS))
+        super().__init__(file, **kwargs)  # type: ignore[call-arg]
+
+    def export_item(self, item: Any) -> Any:
+        if isinstance(item, Finding):
+            return super().export_item(item)  # type: ignore[misc]
+        return None
+
+
+class FindingsCsvExporter(_FindingsOnly, CsvItemExporter):
+    def serialize_field(self, field: Any, name: str, value: Any) -> Any:
+        value = super().serialize_field(field, name, value)
+        return neutralise(value) if isinstance(value, str) else value
+
+
+class FindingsJsonLinesExporter(_FindingsOnly, JsonLinesItemExporter):
+    pass
+
+
+class FindingsJsonExporter(_FindingsOnly, JsonItemExporter):
+    pass
+
+
+class FactsExporter(JsonLinesItemExporter):
+    """One fact per line, tagged with its kind, as ``facts.read_facts`` reads it back."""
+
+    def export_item(self, item: Any) -> Any:
+        if isinstance(item, FACT_TYPES):
+            self.file.write(self.encoder.encode(fact_to_dict(item)).encode("utf-8") + b"\n")

@@ -1,0 +1,79 @@
+"""Facts kept for the audit: compact, merged, de-duplicated.
+
+The same store serves the crawl (facts arrive one by one) and ``hreflang-report`` (facts of one or
+many exported crawls, possibly overlapping): a URL is one record whichever way it arrives. Outgoing
+links are folded into one set for the whole crawl instead of a list per page.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Iterable
+
+from .facts import CrawlInfo, Page, RobotsTxt, SitemapEntry, SitemapFile, TargetStatus
+
+
+class FactStore:
+    def __init__(self) -> None:
+        self.pages: dict[str, Page] = {}
+        self.statuses: dict[str, TargetStatus] = {}
+        self.robots: dict[str, RobotsTxt] = {}
+        self.sitemaps: dict[str, SitemapFile] = {}
+        self.entries: list[SitemapEntry] = []
+        self.linked: set[str] = set()
+        self.crawls: list[CrawlInfo] = []
+        self._entry_keys: set[tuple[str, str, int | None]] = set()
+
+    def add(self, fact: Any) -> None:
+        if isinstance(fact, Page):
+            self._add_page(fact)
+        elif isinstance(fact, TargetStatus):
+            self._add_status(fact)
+        elif isinstance(fact, SitemapEntry):
+            key = (fact.sitemap, fact.loc, fact.line)
+            if key not in self._entry_keys:
+                self._entry_keys.add(key)
+                self.entries.append(fact)
+        elif isinstance(fact, SitemapFile):
+            known = self.sitemaps.get(fact.url)
+            if known is None or (known.status is None and fact.status is not None):
+                self.sitemaps[fact.url] = fact
+        elif isinstance(fact, RobotsTxt):
+            self.robots.setdefault(fact.origin, fact)
+        elif isinstance(fact, CrawlInfo):
+            self.crawls.append(fact)
+        else:
+            raise TypeError(f"not a fact: {type(fact).__name__}")
+
+    def add_all(self, facts: Iterable[Any]) -> None:
+        for fact in facts:
+            self.add(fact)
+
+    def _add_page(self, page: Page) -> None:
+        if page.links:
+            # Other consumers (feeds) see the same item: keep a copy without its links.
+            self.linked.update(page.links)
+            page = dataclasses.replace(page, links=[])
+        known = self.pages.get(page.url)
+        # A response beats a failure to get one; otherwise the first record stands.
+        if known is None or (known.status is None and page.status is not None):
+            self.pages[page.url] = page
+        self.statuses.pop(page.url, None)
+
+    def _add_status(self, status: TargetStatus) -> None:
+        if status.url in self.pages:
+            return
+        known = self.statuses.get(status.url)
+        if known is None or (known.method is None and status.method is not None):
+            if known is not None and known.not_examined and not status.not_examined:
+                status.not_examined = known.not_examined
+            self.statuses[status.url] = status
+        elif status.not_examined and not known.not_examined:
+            known.not_examined = status.not_examined
+
+    @property
+    def limits_reached(self) -> list[str]:
+        return sorted({limit for crawl in self.crawls for limit in crawl.limits_reached})
+
+    def __len__(self) -> int:
+        return len(self.pages) + len(self.statuses) + len(self.sitemaps) + len(self.entries)

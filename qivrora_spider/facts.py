@@ -1,0 +1,199 @@
+"""The facts a crawl records: what the audit needs, nothing more.
+
+Facts are plain dataclasses so that they are Scrapy items (itemadapter knows dataclasses), travel
+through feeds as JSON lines, and load back for ``scrapy hreflang-report`` without Scrapy. Every URL
+field holds a normalised URL (``urls.normalize_url``); the ``*_raw``/``href`` fields keep the value as
+written, for messages.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Iterator
+
+#: Where an annotation was read.
+SOURCES = ("html", "header", "sitemap")
+
+
+@dataclass(slots=True)
+class Annotation:
+    """One hreflang annotation as a search engine reads it (or would, were it well formed)."""
+
+    source: str  # "html", "header" or "sitemap"
+    hreflang: str  # as written
+    href: str  # as written
+    url: str | None = None  # absolute and normalised; None where the href cannot be resolved
+    line: int | None = None
+    in_head: bool = True  # HTML only: inside <head> as an HTML5 parser builds the tree
+    head_closed_by: str | None = None  # HTML only, when not in head: what ended the head
+    head_closed_line: int | None = None
+    sitemap: str | None = None  # sitemap only: the sitemap file that holds it
+
+
+@dataclass(slots=True)
+class IgnoredAnnotation:
+    """An hreflang-like element that search engines ignore (HL104)."""
+
+    source: str
+    tag: str
+    reason: str
+    attrs: dict[str, str] = field(default_factory=dict)
+    line: int | None = None
+    sitemap: str | None = None
+
+
+@dataclass(slots=True)
+class Canonical:
+    source: str  # "html" or "header"
+    href: str  # as written
+    url: str | None  # normalised, None when it cannot be resolved
+    in_head: bool = True  # search engines ignore a rel="canonical" in <body>
+
+
+@dataclass(slots=True)
+class Page:
+    """A URL the crawl fetched with GET: a page, an alternate, a PDF, or a failure to fetch one."""
+
+    kind: ClassVar[str] = "page"
+
+    url: str
+    requested: str  # the URL as it was found, before normalisation
+    status: int | None = None
+    location: str | None = None  # normalised Location of a 3xx
+    content_type: str | None = None
+    error: str | None = None  # why no response: "dns", "refused", "timeout", "tls", "reset", ...
+    error_detail: str | None = None
+    in_scope: bool = True  # its links were followed
+    depth: int = 0
+    annotations: list[Annotation] = field(default_factory=list)
+    ignored: list[IgnoredAnnotation] = field(default_factory=list)
+    canonicals: list[Canonical] = field(default_factory=list)
+    html_lang: str | None = None
+    content_language: str | None = None  # Content-Language header, else meta http-equiv
+    noindex: str | None = None  # where noindex was said: "meta", "header"; None when indexable
+    is_html: bool = False
+    fingerprint: str | None = None
+    links: list[str] = field(default_factory=list)  # normalised <a href> targets
+
+
+@dataclass(slots=True)
+class TargetStatus:
+    """A URL the crawl did not GET: its HEAD status, or why it was not examined at all."""
+
+    kind: ClassVar[str] = "status"
+
+    url: str
+    method: str | None = None  # "HEAD" or "GET" (fallback where HEAD is refused); None: not fetched
+    status: int | None = None
+    location: str | None = None
+    error: str | None = None  # as Page.error
+    not_examined: str | None = None  # "robots", "max_pages", "max_depth", "excluded", "private"
+
+
+@dataclass(slots=True)
+class RobotsTxt:
+    kind: ClassVar[str] = "robots"
+
+    origin: str  # scheme://host[:port]
+    url: str
+    status: int | None = None
+    exists: bool = False  # answered 200 with a robots.txt
+    sitemaps: list[str] = field(default_factory=list)  # normalised Sitemap: lines
+    error: str | None = None
+
+
+@dataclass(slots=True)
+class SitemapFile:
+    kind: ClassVar[str] = "sitemap"
+
+    url: str
+    sitemap_kind: str | None = None  # "urlset", "sitemapindex", None when not a sitemap
+    parent: str | None = None  # the index that lists it
+    via: str = "start"  # "start", "robots", "index", "probe"
+    status: int | None = None
+    error: str | None = None  # fetch error, as Page.error
+    gzip: bool = False
+    size: int = 0  # uncompressed bytes read
+    truncated: bool = False  # stopped at the protocol's size limit
+    url_count: int = 0
+    errors: list[str] = field(default_factory=list)
+    children: list[str] = field(default_factory=list)  # an index's sitemaps, normalised
+
+
+@dataclass(slots=True)
+class SitemapEntry:
+    kind: ClassVar[str] = "entry"
+
+    sitemap: str
+    loc: str  # as written
+    url: str | None  # normalised; None when loc cannot be resolved
+    lastmod: str | None = None  # as written
+    line: int | None = None
+    annotations: list[Annotation] = field(default_factory=list)
+    ignored: list[IgnoredAnnotation] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class CrawlInfo:
+    """One per crawl: when it ran and which limits cut it short (HL206 needs to say why)."""
+
+    kind: ClassVar[str] = "crawl"
+
+    started: str  # ISO 8601, UTC
+    start_urls: list[str] = field(default_factory=list)
+    scope: list[str] = field(default_factory=list)
+    limits_reached: list[str] = field(default_factory=list)
+
+
+FACT_TYPES: tuple[type, ...] = (Page, TargetStatus, RobotsTxt, SitemapFile, SitemapEntry, CrawlInfo)
+_BY_KIND = {cls.kind: cls for cls in FACT_TYPES}
+_NESTED = {"annotations": Annotation, "ignored": IgnoredAnnotation, "canonicals": Canonical}
+
+
+class FactsFormatError(ValueError):
+    """A facts file line that is not a fact this version knows."""
+
+
+def fact_to_dict(fact: Any) -> dict[str, Any]:
+    return {"fact": fact.kind, **dataclasses.asdict(fact)}
+
+
+def fact_from_dict(data: dict[str, Any]) -> Any:
+    data = dict(data)
+    kind = data.pop("fact", None)
+    cls = _BY_KIND.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise FactsFormatError(f"unknown fact kind {kind!r}")
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = set(data) - names
+    if unknown:
+        raise FactsFormatError(f"unknown field(s) {', '.join(sorted(unknown))} for a {kind} fact")
+    for key, nested in _NESTED.items():
+        if key in data:
+            data[key] = [nested(**item) for item in data[key]]
+    try:
+        return cls(**data)
+    except TypeError as exc:
+        raise FactsFormatError(f"incomplete {kind} fact: {exc}") from None
+
+
+def read_facts(lines: Iterable[str], name: str = "<facts>") -> Iterator[Any]:
+    """Facts from JSON lines, as the `facts` feed format writes them."""
+    for number, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise FactsFormatError(f"{name}:{number}: not JSON ({exc.msg})") from None
+        if not isinstance(data, dict) or "fact" not in data:
+            raise FactsFormatError(
+                f"{name}:{number}: not a Qivrora fact (export facts with the `facts` feed format)"
+            )
+        try:
+            yield fact_from_dict(data)
+        except FactsFormatError as exc:
+            raise FactsFormatError(f"{name}:{number}: {exc}") from None

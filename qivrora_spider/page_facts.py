@@ -1,0 +1,136 @@
+"""Turn what a URL answered (status, headers, body) into a ``Page`` fact. Pure: no Scrapy.
+
+Extraction reads values as written; here they are resolved against the page (or its <base>) and
+normalised, so that the audit compares URLs, and keeps the raw value beside for messages.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from .facts import Annotation, Canonical, IgnoredAnnotation, Page
+from .html_extract import extract_html
+from .linkheader import parse_link_headers
+from .urls import InvalidURL, normalize_url
+
+HeaderLookup = Callable[[str], list[str]]
+
+HTML_TYPES = ("text/html", "application/xhtml+xml")
+#: Link targets that are never documents a search engine indexes on their own.
+SKIPPED_EXTENSIONS = frozenset(
+    "css js mjs map json png jpg jpeg gif webp avif svg ico bmp tif tiff woff woff2 ttf otf eot "
+    "mp3 mp4 m4a webm ogg wav avi mov".split()
+)
+
+
+def resolve(href: str, base: str | None = None) -> str | None:
+    """The normalised URL, or None where `href` is not one (no base: it must be absolute)."""
+    try:
+        return normalize_url(href, base)
+    except InvalidURL:
+        return None
+
+
+def is_html(content_type: str | None, body_start: str) -> bool:
+    if content_type:
+        return content_type.split(";", 1)[0].strip().lower() in HTML_TYPES
+    head = body_start[:512].lstrip().lower()
+    return head.startswith(("<!doctype html", "<html")) or "<head" in head
+
+
+def noindex_in_header(values: Iterable[str]) -> bool:
+    """X-Robots-Tag: `noindex`/`none`, for all robots or for Googlebot (`googlebot: noindex`)."""
+    for value in values:
+        for part in value.split(","):
+            part = part.strip().lower()
+            if ":" in part:
+                agent, _, part = part.partition(":")
+                if agent.strip() not in ("googlebot", "*", "all", "robots"):
+                    continue
+            if part.strip() in ("noindex", "none"):
+                return True
+    return False
+
+
+def header_annotations(url: str, values: list[str]) -> tuple[list[Annotation], list[IgnoredAnnotation], list[Canonical]]:
+    annotations: list[Annotation] = []
+    ignored: list[IgnoredAnnotation] = []
+    canonicals: list[Canonical] = []
+    for link in parse_link_headers(values):
+        hreflang = link.params.get("hreflang")
+        if "canonical" in link.rel:
+            canonicals.append(Canonical("header", link.target, resolve(link.target, url)))
+        if hreflang is None:
+            continue
+        if "alternate" in link.rel:
+            annotations.append(Annotation("header", hreflang, link.target, resolve(link.target, url)))
+        else:
+            rel = " ".join(link.rel)
+            reason = f'rel="{rel}" is not rel="alternate"' if rel else 'missing rel="alternate"'
+            attrs = {"href": link.target, **link.params}
+            ignored.append(IgnoredAnnotation("header", "Link", reason, attrs))
+    return annotations, ignored, canonicals
+
+
+def build_page(
+    *,
+    url: str,
+    requested: str,
+    status: int,
+    headers: HeaderLookup,
+    text: str | None,
+    in_scope: bool,
+    depth: int,
+) -> Page:
+    """The facts of one response; `text` is the decoded body, None where it was not downloaded."""
+    content_type = (headers("Content-Type") or [None])[0]
+    location = (headers("Location") or [None])[0]
+    page = Page(
+        url=url,
+        requested=requested,
+        status=status,
+        location=resolve(location, url) if location and 300 <= status < 400 else None,
+        content_type=content_type,
+        in_scope=in_scope,
+        depth=depth,
+    )
+    page.annotations, page.ignored, page.canonicals = header_annotations(url, headers("Link"))
+    language = headers("Content-Language")
+    page.content_language = language[0] if language else None
+    if noindex_in_header(headers("X-Robots-Tag")):
+        page.noindex = "header"
+    if text is None or not is_html(content_type, text):
+        return page
+    page.is_html = True
+    html = extract_html(text)
+    base = resolve(html.base_href, url) if html.base_href else None
+    base = base or url
+    page.annotations += [
+        Annotation(
+            "html",
+            a.hreflang,
+            a.href,
+            resolve(a.href, base),
+            line=a.line,
+            in_head=a.in_head,
+            head_closed_by=a.head_closed_by,
+            head_closed_line=a.head_closed_line,
+        )
+        for a in html.annotations
+    ]
+    page.ignored += [IgnoredAnnotation("html", i.tag, i.reason, dict(i.attrs), i.line) for i in html.ignored]
+    page.canonicals += [Canonical("html", c.href, resolve(c.href, base), c.in_head) for c in html.canonicals]
+    page.html_lang = html.html_lang
+    if page.content_language is None:
+        page.content_language = html.content_language
+    if page.noindex is None and html.noindex:
+        page.noindex = "meta"
+    page.fingerprint = html.fingerprint
+    page.links = [link for link in dict.fromkeys(resolve(h, base) for h in html.links) if link is not None]
+    return page
+
+
+def followable(url: str) -> bool:
+    """Documents worth a GET: anything but images, scripts, style sheets and media."""
+    path = url.split("?", 1)[0].rsplit("/", 1)[-1]
+    return path.rpartition(".")[2].lower() not in SKIPPED_EXTENSIONS if "." in path else True

@@ -1,0 +1,124 @@
+"""Obey robots.txt and record it: whether a host has one, what it answered, its Sitemap: lines.
+
+Scrapy's RobotsTxtMiddleware obeys robots.txt but keeps no fact of it (and parses a 404 page as
+rules). This one fetches each origin's robots.txt once, with Protego, records a ``RobotsTxt`` fact,
+announces it (the spider queues the sitemaps it names), and records every URL it refuses as a
+``TargetStatus`` so the audit can say "blocked by robots.txt" (HL405, SM012) instead of nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from protego import Protego
+from scrapy import Request, signals
+from scrapy.exceptions import IgnoreRequest
+from scrapy.http import Response
+from scrapy.utils.defer import maybe_deferred_to_future
+from twisted.internet.defer import Deferred
+
+from .facts import RobotsTxt, TargetStatus
+from .fetch_errors import describe_failure
+from .signals import robots_recorded
+from .urls import InvalidURL, normalize_url, origin
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from typing_extensions import Self
+
+logger = logging.getLogger(__name__)
+
+#: Google follows at most five redirects for robots.txt.
+MAX_ROBOTS_REDIRECTS = 5
+#: Google reads the first 500 KiB of a robots.txt.
+MAX_ROBOTS_BYTES = 500 * 1024
+
+
+class RobotsMiddleware:
+    DOWNLOAD_PRIORITY = 1000
+
+    def __init__(self, crawler: Crawler) -> None:
+        self.crawler = crawler
+        self.user_agent: str = crawler.settings["USER_AGENT"]
+        self._parsers: dict[str, Protego | None | Deferred[tuple[Protego | None, Response | None]]] = {}
+        self._responses: dict[str, Response | None] = {}
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Self:
+        return cls(crawler)
+
+    async def process_request(self, request: Request) -> Response | None:
+        if request.meta.get("dont_obey_robotstxt") or not request.url.startswith(("http://", "https://")):
+            return None
+        where = origin(request.url)
+        parser, response = await self._robots(where)
+        if request.url == f"{where}/robots.txt" and response is not None:
+            # The robots.txt itself was asked for (start=robots.txt): it was fetched once already.
+            return response.replace(request=request)
+        if parser is not None and not parser.can_fetch(request.url, self.user_agent):
+            self.crawler.stats.inc_value("qivrora/robots/forbidden")
+            await self._record(TargetStatus(url=request.url, not_examined="robots"))
+            raise IgnoreRequest(f"Forbidden by robots.txt: {request.url}")
+        return None
+
+    async def _robots(self, where: str) -> tuple[Protego | None, Response | None]:
+        known = self._parsers.get(where)
+        if isinstance(known, Deferred):
+            return await maybe_deferred_to_future(known)
+        if where in self._parsers:
+            return known, self._responses.get(where)  # type: ignore[return-value]
+        waiting: Deferred[tuple[Protego | None, Response | None]] = Deferred()
+        self._parsers[where] = waiting
+        parser, response = await self._fetch(where)
+        self._parsers[where] = parser
+        self._responses[where] = response
+        waiting.callback((parser, response))
+        return parser, response
+
+    async def _fetch(self, where: str) -> tuple[Protego | None, Response | None]:
+        url = f"{where}/robots.txt"
+        fact = RobotsTxt(origin=where, url=url)
+        parser: Protego | None = None
+        response: Response | None = None
+        try:
+            for _ in range(MAX_ROBOTS_REDIRECTS + 1):
+                request = Request(url, priority=self.DOWNLOAD_PRIORITY, meta={"dont_obey_robotstxt": True})
+                response = await self.crawler.engine.download_async(request)
+                location = response.headers.get(b"Location")
+                if not (300 <= response.status < 400 and location):
+                    break
+                url = normalize_url(location.decode("latin-1"), url)
+            fact.status = response.status
+        except InvalidURL as exc:
+            fact.error = f"redirect to an invalid URL: {exc}"
+        except Exception as exc:  # a dead host answers nothing; its robots.txt is a fact all the same
+            fact.error = describe_failure(exc)[0]
+        if response is not None and response.status == 200:
+            parser = Protego.parse(response.body[:MAX_ROBOTS_BYTES].decode("utf-8", "replace"))
+            fact.exists = True
+            fact.sitemaps = _sitemaps(parser, url)
+        elif response is not None and response.status >= 500:
+            logger.warning(
+                "robots.txt of %s answered %s: crawling as if it allowed everything "
+                "(search engines treat it as disallowing everything until it recovers)",
+                where,
+                response.status,
+            )
+        self.crawler.stats.inc_value("qivrora/robots/fetched")
+        await self._record(fact)
+        await self.crawler.signals.send_catch_log_async(robots_recorded, robots=fact)
+        return parser, response
+
+    async def _record(self, fact: object) -> None:
+        await self.crawler.engine.scraper.start_itemproc_async(fact, response=None)
+
+
+def _sitemaps(parser: Protego, base: str) -> list[str]:
+    found: list[str] = []
+    for raw in parser.sitemaps:
+        try:
+            found.append(normalize_url(raw, base))
+        except InvalidURL:
+            logger.warning("robots.txt %s names an invalid sitemap URL %r", base, raw)
+    return list(dict.fromkeys(found))

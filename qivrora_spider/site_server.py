@@ -1,0 +1,115 @@
+"""A small threaded HTTP server on 127.0.0.1 that serves chosen routes: the demo site and test sites.
+
+Each route sets status, headers and body, so a test can build any site a crawler meets: redirects,
+PDFs with Link headers, gzip sitemaps, 5xx. Every request is logged, so tests can show that each URL
+was fetched once.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+
+@dataclass
+class Route:
+    body: bytes | str = b""
+    status: int = 200
+    content_type: str | None = "text/html; charset=utf-8"
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    delay: float = 0.0  # seconds before answering (a slow server)
+
+    def payload(self) -> bytes:
+        return self.body.encode("utf-8") if isinstance(self.body, str) else self.body
+
+
+NOT_FOUND = Route("<!doctype html><title>Not found</title><p>Not found", status=404)
+
+
+class SiteServer:
+    """``with SiteServer() as site: site.routes["/"] = Route(...); site.url("/")``."""
+
+    def __init__(self, routes: dict[str, Route] | None = None, host: str = "127.0.0.1") -> None:
+        self.routes: dict[str, Route] = dict(routes or {})
+        self.log: list[tuple[str, str]] = []
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer((host, 0), self._handler_class())
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, name="site-server", daemon=True)
+
+    @property
+    def base(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def url(self, path: str = "/") -> str:
+        return self.base + path
+
+    def start(self) -> SiteServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> SiteServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def requests(self, method: str | None = None) -> Counter[str]:
+        """How many times each path was asked for (optionally one method only)."""
+        with self._lock:
+            return Counter(path for m, path in self.log if method is None or m == method)
+
+    def _handler_class(self) -> type[BaseHTTPRequestHandler]:
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _answer(self, with_body: bool) -> None:
+                with server._lock:
+                    server.log.append((self.command, self.path))
+                route = server.routes.get(self.path, NOT_FOUND)
+                if route.delay:
+                    time.sleep(route.delay)
+                payload = route.payload()
+                self.send_response(route.status)
+                if route.content_type:
+                    self.send_header("Content-Type", route.content_type)
+                for name, value in route.headers:
+                    self.send_header(name, value)
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                if with_body:
+                    self.wfile.write(payload)
+
+            def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
+                self._answer(with_body=True)
+
+            def do_HEAD(self) -> None:  # noqa: N802
+                self._answer(with_body=False)
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass  # the request log above is what tests read
+
+        return Handler
+
+
+def html_page(*head: str, body: str = "", lang: str | None = "en", title: str = "Page") -> str:
+    """A small well-formed HTML page with the given head elements."""
+    lang_attr = f' lang="{lang}"' if lang is not None else ""
+    head_html = "\n".join(["<meta charset=\"utf-8\">", f"<title>{title}</title>", *head])
+    return f"<!doctype html>\n<html{lang_attr}>\n<head>\n{head_html}\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+
+
+def alternate(hreflang: str, href: str) -> str:
+    return f'<link rel="alternate" hreflang="{hreflang}" href="{href}">'
+
+

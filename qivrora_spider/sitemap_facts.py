@@ -1,0 +1,64 @@
+"""Turn a fetched sitemap into facts: one ``SitemapEntry`` per <url>, then one ``SitemapFile``. Pure.
+
+An <xhtml:link> that is a usable hreflang alternate becomes an ``Annotation``; a broken one (no
+rel, no hreflang, an app deep link) an ``IgnoredAnnotation`` (HL104); a legitimate other link
+(rel="amphtml") is left out on purpose, never mixed into the hreflang set.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from .facts import Annotation, IgnoredAnnotation, SitemapEntry, SitemapFile
+from .page_facts import resolve
+from .sitemap_parse import ParsedAlternate, ParsedUrl, SitemapReader
+
+def _alternates(alternates: list[ParsedAlternate], loc_url: str, sitemap: str) -> tuple[list[Annotation], list[IgnoredAnnotation]]:
+    annotations: list[Annotation] = []
+    ignored: list[IgnoredAnnotation] = []
+    for link in alternates:
+        if link.problem is None:
+            assert link.hreflang is not None and link.href is not None
+            annotations.append(
+                Annotation("sitemap", link.hreflang, link.href, resolve(link.href, loc_url), line=link.line, sitemap=sitemap)
+            )
+        elif link.incomplete:
+            attrs = {k: v for k, v in (("rel", link.rel), ("hreflang", link.hreflang), ("href", link.href)) if v is not None}
+            ignored.append(IgnoredAnnotation("sitemap", "xhtml:link", link.problem, attrs, link.line, sitemap))
+    return annotations, ignored
+
+
+def read_sitemap(
+    *, url: str, body: bytes, status: int, via: str, parent: str | None = None
+) -> Iterator[SitemapEntry | SitemapFile]:
+    """Entries as they are parsed (memory stays flat), the file's own fact last."""
+    sitemap = SitemapFile(url=url, via=via, parent=parent, status=status)
+    if status != 200:
+        sitemap.errors.append(f"answered HTTP {status}, not 200")
+        yield sitemap
+        return
+    reader = SitemapReader(body)
+    for item in reader.entries():
+        if isinstance(item, ParsedUrl):
+            loc_url = resolve(item.loc)
+            if loc_url is None:
+                sitemap.errors.append(f"line {item.line}: <loc> {item.loc!r} is not an absolute http(s) URL")
+            annotations, ignored = _alternates(item.alternates, loc_url or url, url)
+            yield SitemapEntry(
+                sitemap=url, loc=item.loc, url=loc_url, lastmod=item.lastmod, line=item.line,
+                annotations=annotations, ignored=ignored,
+            )
+        else:
+            child = resolve(item.loc)
+            if child is None:
+                sitemap.errors.append(f"line {item.line}: <loc> {item.loc!r} of a child sitemap is not a URL")
+            elif child not in sitemap.children:
+                sitemap.children.append(child)
+    result = reader.result
+    sitemap.sitemap_kind = result.kind
+    sitemap.gzip = result.gzip
+    sitemap.size = result.size
+    sitemap.truncated = result.truncated
+    sitemap.url_count = result.url_count
+    sitemap.errors.extend(result.errors)
+    yield sitemap

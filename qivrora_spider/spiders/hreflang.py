@@ -1,0 +1,220 @@
+"""The `hreflang` spider: fetch a site, its sitemaps and every alternate once; record facts.
+
+A thin adapter: deciding what a response means is done by the pure builders (page_facts,
+sitemap_facts); this class decides what to fetch next, and fetches every URL at most once.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Iterator
+
+from scrapy import Request, Spider, signals
+from scrapy.exceptions import IgnoreRequest, StopDownload
+from scrapy.http import Response, TextResponse
+from twisted.python.failure import Failure
+
+from ..arguments import CrawlArguments, Scope, parse_arguments
+from ..facts import Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
+from ..fetch_errors import describe_failure
+from ..page_facts import build_page, followable
+from ..signals import robots_recorded
+from ..sitemap_facts import read_sitemap
+from ..sitemap_parse import sniff_sitemap
+from ..urls import origin
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from typing_extensions import Self
+
+logger = logging.getLogger(__name__)
+
+#: Bodies worth downloading: pages, sitemaps (XML, gzip), and text. Others are judged by headers.
+BODY_TYPES = ("text/", "application/xhtml", "application/xml", "application/gzip", "application/x-gzip",
+              "application/octet-stream", "application/rss+xml", "application/atom+xml")
+
+
+class HreflangSpider(Spider):
+    name = "hreflang"
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.arguments: CrawlArguments = parse_arguments(kwargs)
+        super().__init__(*args)
+        self.scope = Scope(self.arguments)
+        self.seen: set[str] = set()
+        self.fetched_documents = 0
+        self.crawl_info = CrawlInfo(
+            started=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            start_urls=list(self.arguments.start or self.arguments.urls),
+            scope=self.scope.describe(),
+        )
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
+        spider = super().from_crawler(crawler, *args, **kwargs)
+        crawler.signals.connect(spider.robots_recorded, signal=robots_recorded)
+        crawler.signals.connect(spider.headers_received, signal=signals.headers_received)
+        return spider
+
+    # --- what to fetch -----------------------------------------------------------------------
+
+    def claim(self, url: str) -> bool:
+        """True the first time a URL is asked for: every URL is fetched at most once per crawl."""
+        if url in self.seen:
+            return False
+        self.seen.add(url)
+        return True
+
+    def _limit_reached(self, limit: str) -> None:
+        if limit not in self.crawl_info.limits_reached:
+            self.crawl_info.limits_reached.append(limit)
+            logger.warning(
+                "%s reached: further pages are not fetched, so return links of the alternates left out "
+                "are unknown (HL206) and the site-wide checks (HL203, HL204, SM002) see part of the site",
+                limit,
+            )
+
+    def document(self, url: str, *, depth: int, from_start: bool = False) -> Iterator[Request | TargetStatus]:
+        """GET a page or an alternate (any type: a PDF carries hreflang in its Link header)."""
+        if url in self.seen:
+            return
+        limit = self.arguments.max_pages
+        if limit is not None and self.fetched_documents >= limit:
+            self._limit_reached("max_pages")
+            yield TargetStatus(url=url, not_examined="max_pages")
+            return
+        self.claim(url)
+        self.fetched_documents += 1
+        in_scope = url in self.scope and not self.arguments.list_mode
+        yield Request(
+            url,
+            callback=self.parse_start if from_start else self.parse_document,
+            errback=self.document_failed,
+            meta={"qivrora_url": url, "qivrora_depth": depth, "qivrora_in_scope": in_scope or from_start},
+        )
+
+    def sitemap(self, url: str, *, via: str, parent: str | None = None) -> Iterator[Request]:
+        if self.claim(url):
+            yield Request(
+                url,
+                callback=self.parse_sitemap,
+                errback=self.sitemap_failed,
+                meta={"qivrora_url": url, "qivrora_via": via, "qivrora_parent": parent},
+                priority=10,
+            )
+
+    async def start(self) -> AsyncIterator[Any]:
+        for url in self.arguments.urls:
+            for request in self.document(url, depth=0):
+                yield request
+        for url in self.arguments.start:
+            if url == f"{origin(url)}/robots.txt":
+                # The robots middleware fetches it; its Sitemap: lines are queued when it is recorded.
+                yield Request(url, callback=self.parse_robots_start, dont_filter=True)
+                continue
+            for request in self.document(url, depth=0, from_start=True):
+                yield request
+
+    def robots_recorded(self, robots: RobotsTxt) -> None:
+        """Sitemaps named by the robots.txt of an in-scope host (or /sitemap.xml where none is)."""
+        if self.arguments.list_mode or robots.url not in self.scope:
+            return
+        sitemaps = robots.sitemaps or [f"{robots.origin}/sitemap.xml"]
+        via = "robots" if robots.sitemaps else "probe"
+        for url in sitemaps:
+            for request in self.sitemap(url, via=via):
+                self.crawler.engine.crawl(request)
+
+    def headers_received(self, headers: Any, body_length: int, request: Request, spider: Spider) -> None:
+        """Stop downloading bodies the audit has no use for: a PDF is judged by its headers."""
+        if request.meta.get("qivrora_headers_only"):
+            raise StopDownload(fail=False)
+        if request.callback not in (self.parse_document, self.parse_start):
+            return
+        content_type = (headers.get(b"Content-Type") or b"").decode("latin-1").lower()
+        if content_type and not content_type.startswith(BODY_TYPES):
+            raise StopDownload(fail=False)
+
+    # --- responses -----------------------------------------------------------------------------
+
+    def parse_robots_start(self, response: Response) -> None:
+        return None
+
+    def parse_start(self, response: Response) -> Iterable[Any]:
+        """A start URL is a page, or a sitemap recognised by its content, whatever its name."""
+        if response.status == 200 and sniff_sitemap(response.body):
+            self.fetched_documents -= 1  # a sitemap is not one of the max_pages pages
+            return self.parse_sitemap(response, via="start")
+        return self.parse_document(response)
+
+    def parse_document(self, response: Response) -> Iterator[Any]:
+        depth: int = response.meta["qivrora_depth"]
+        in_scope: bool = response.meta["qivrora_in_scope"]
+        text = response.text if isinstance(response, TextResponse) else None
+        page = build_page(
+            url=response.meta["qivrora_url"],
+            requested=response.url,
+            status=response.status,
+            headers=lambda name: [v.decode("latin-1") for v in response.headers.getlist(name)],
+            text=text,
+            in_scope=in_scope,
+            depth=depth,
+        )
+        yield from self._alternates(page.annotations, depth)
+        if page.location and in_scope and page.location in self.scope:
+            yield from self.document(page.location, depth=depth)
+        if in_scope and page.status == 200:
+            yield from self._links(page, depth)
+        yield page
+
+    def _alternates(self, annotations: Iterable[Annotation], depth: int) -> Iterator[Any]:
+        for annotation in annotations:
+            if annotation.url is not None:
+                yield from self.document(annotation.url, depth=depth + 1)
+
+    def _links(self, page: Page, depth: int) -> Iterator[Any]:
+        max_depth = self.arguments.max_depth
+        for url in page.links:
+            if url in self.seen or url not in self.scope or not followable(url):
+                continue
+            if max_depth is not None and depth >= max_depth:
+                self._limit_reached("max_depth")
+                return
+            yield from self.document(url, depth=depth + 1)
+
+    def parse_sitemap(self, response: Response, via: str | None = None) -> Iterator[Any]:
+        via = via or response.meta.get("qivrora_via", "start")
+        for fact in read_sitemap(
+            url=response.meta["qivrora_url"], body=response.body, status=response.status, via=via,
+            parent=response.meta.get("qivrora_parent"),
+        ):
+            if isinstance(fact, SitemapFile):
+                for child in fact.children:
+                    yield from self.sitemap(child, via="index", parent=fact.url)
+            elif fact.url is not None:
+                if fact.url in self.scope and not self.arguments.list_mode:
+                    yield from self.document(fact.url, depth=0)
+                yield from self._alternates(fact.annotations, 0)
+            yield fact
+
+    # --- failures --------------------------------------------------------------------------------
+
+    def document_failed(self, failure: Failure) -> Iterator[Any]:
+        if failure.check(IgnoreRequest):
+            return  # robots.txt said no: the middleware recorded it
+        request = failure.request  # type: ignore[attr-defined]
+        kind, detail = describe_failure(failure)
+        yield Page(
+            url=request.meta["qivrora_url"], requested=request.url, error=kind, error_detail=detail,
+            in_scope=request.meta["qivrora_in_scope"], depth=request.meta["qivrora_depth"],
+        )
+
+    def sitemap_failed(self, failure: Failure) -> Iterator[Any]:
+        if failure.check(IgnoreRequest):
+            return
+        request = failure.request  # type: ignore[attr-defined]
+        yield SitemapFile(
+            url=request.meta["qivrora_url"], via=request.meta.get("qivrora_via", "start"),
+            parent=request.meta.get("qivrora_parent"), error=describe_failure(failure)[0],
+        )

@@ -1,0 +1,186 @@
+"""HL4xx: alternates that cannot serve."""
+
+from __future__ import annotations
+
+from tests.audit.builders import (
+    Page,
+    TargetStatus,
+    ann,
+    cluster,
+    entry,
+    family_findings,
+    hits,
+    page,
+    run,
+)
+
+EN, DE = "https://ex.com/en/", "https://ex.com/de/"
+SITEMAP = "https://ex.com/sitemap.xml"
+
+
+def annotated_by_en(target: str, *records: object, value: str = "de") -> list:
+    """en annotates itself and `target`; `records` say what `target` answered."""
+    return [page(EN, ann("en", EN), ann(value, target), html_lang="en"), *records]
+
+
+def hl4(facts: list) -> list[tuple[str, str, str]]:
+    return sorted((f.check, f.url, f.target) for f in run(facts) if f.check.startswith("HL4"))
+
+
+# --- HL401 alternate-redirects ---------------------------------------------------------------------
+
+
+def test_hl401_redirect_names_the_final_url() -> None:
+    slashless = "https://ex.com/de"
+    facts = annotated_by_en(slashless, page(slashless, status=301, location=DE), page(DE, html_lang="de"))
+    (finding,) = hits(facts, "HL401")
+    assert (finding.check, finding.name, finding.severity) == ("HL401", "alternate-redirects", "error")
+    assert (finding.url, finding.target, finding.hreflang, finding.source) == (EN, slashless, "de", "html")
+    assert "301 Moved Permanently and redirects to https://ex.com/de/" in finding.message
+    assert "annotate https://ex.com/de/ directly" in finding.message
+
+
+def test_hl401_chain_of_redirects_from_head_statuses() -> None:
+    a, b = "http://ex.com/de", "https://ex.com/de"
+    facts = annotated_by_en(
+        a,
+        TargetStatus(a, method="HEAD", status=301, location=b),
+        TargetStatus(b, method="HEAD", status=302, location=DE),
+        page(DE),
+    )
+    (finding,) = hits(facts, "HL401")
+    assert finding.target == a
+    assert f"chain of 2 redirects ({a} → {b} → {DE})" in finding.message
+
+
+def test_hl401_redirect_loop() -> None:
+    a, b = "https://ex.com/de", "https://ex.com/de/index"
+    facts = annotated_by_en(a, page(a, status=301, location=b), page(b, status=302, location=a))
+    (finding,) = hits(facts, "HL401")
+    assert "loop" in finding.message and f"{a} → {b} → {a}" in finding.message
+
+
+def test_hl401_redirect_to_a_missing_page() -> None:
+    a = "https://ex.com/de"
+    facts = annotated_by_en(a, page(a, status=301, location=DE), page(DE, status=404))
+    (finding,) = hits(facts, "HL401")
+    assert "404 Not Found" in finding.message
+    assert hl4(facts) == [("HL401", EN, a)]  # the 404 at the end is no annotation's target
+
+
+def test_hl401_redirect_without_location() -> None:
+    facts = annotated_by_en(DE, page(DE, status=302))
+    (finding,) = hits(facts, "HL401")
+    assert "without a Location" in finding.message
+
+
+# --- HL402 / HL403 / HL404 ---------------------------------------------------------------------------
+
+
+def test_hl402_client_error_one_row_per_annotating_page() -> None:
+    fr = "https://ex.com/fr/"
+    links = [ann("en", EN), ann("fr", fr), ann("de", DE)]
+    facts = [page(EN, *links), page(fr, *links), TargetStatus(DE, method="HEAD", status=404)]
+    found = hits(facts, "HL402")
+    assert [(f.url, f.target, f.hreflang, f.source) for f in found] == [
+        (EN, DE, "de", "html"),
+        (fr, DE, "de", "html"),
+    ]
+    assert "404 Not Found" in found[0].message and "remove the annotation" in found[0].message
+
+
+def test_hl402_several_sources_one_row_named_html_first() -> None:
+    facts = [
+        page(EN, ann("en", EN), ann("de", DE, "header"), ann("DE", DE)),
+        entry(SITEMAP, EN, ann("de", DE, "sitemap", sitemap=SITEMAP)),
+        page(DE, status=410),
+    ]
+    (finding,) = hits(facts, "HL402")
+    assert (finding.url, finding.hreflang, finding.source) == (EN, "DE", "html")
+    assert f"the HTML and the HTTP Link header and sitemap {SITEMAP}" in finding.message
+    assert "410 Gone" in finding.message
+
+
+def test_hl402_sitemap_annotation() -> None:
+    facts = [
+        entry(
+            SITEMAP, EN, ann("en", EN, "sitemap", sitemap=SITEMAP), ann("de", DE, "sitemap", sitemap=SITEMAP)
+        ),
+        page(EN),
+        page(DE, status=404),
+    ]
+    (finding,) = hits(facts, "HL402")
+    assert (finding.url, finding.target, finding.source) == (EN, DE, "sitemap")
+    assert SITEMAP in finding.message
+
+
+def test_hl403_server_error() -> None:
+    (finding,) = hits(annotated_by_en(DE, page(DE, status=503)), "HL403")
+    assert (finding.check, finding.name, finding.url, finding.target, finding.hreflang, finding.source) == (
+        "HL403",
+        "alternate-server-error",
+        EN,
+        DE,
+        "de",
+        "html",
+    )
+    assert "503 Service Unavailable" in finding.message
+
+
+def test_hl404_unreachable_page_and_status() -> None:
+    other = "https://ex.de/"
+    facts = [
+        page(EN, ann("en", EN), ann("de", other), ann("fr", "https://ex.fr/")),
+        Page(url=other, requested=other, error="dns"),
+        TargetStatus("https://ex.fr/", method="HEAD", error="timeout"),
+    ]
+    found = hits(facts, "HL404")
+    assert [(f.url, f.target, f.hreflang) for f in found] == [(EN, other, "de"), (EN, "https://ex.fr/", "fr")]
+    assert "DNS" in found[0].message and "in time" in found[1].message
+
+
+# --- HL405 / HL406 ------------------------------------------------------------------------------------
+
+
+def test_hl405_blocked_by_robots() -> None:
+    (finding,) = hits(annotated_by_en(DE, TargetStatus(DE, not_examined="robots")), "HL405")
+    assert (finding.url, finding.target, finding.hreflang, finding.source) == (EN, DE, "de", "html")
+    assert "https://ex.com/robots.txt" in finding.message
+
+
+def test_hl406_noindex_meta_and_header() -> None:
+    fr = "https://ex.com/fr/"
+    facts = [
+        page(EN, ann("en", EN), ann("de", DE), ann("fr", fr)),
+        page(DE, noindex="meta"),
+        page(fr, noindex="header"),
+    ]
+    found = hits(facts, "HL406")
+    assert [(f.url, f.target, f.hreflang, f.source) for f in found] == [
+        (EN, DE, "de", "html"),
+        (EN, fr, "fr", "html"),
+    ]
+    assert "robots meta tag" in found[0].message and "X-Robots-Tag" in found[1].message
+
+
+def test_hl406_noindex_page_annotating_itself() -> None:
+    facts = [page(DE, ann("de", DE), noindex="meta")]
+    (finding,) = hits(facts, "HL406")
+    assert (finding.url, finding.target) == (DE, DE)
+    assert finding.message.startswith(f"This page, its own `de` alternate {DE}")
+
+
+# --- near misses --------------------------------------------------------------------------------------
+
+
+def test_near_miss_200_target() -> None:
+    assert hl4(annotated_by_en(DE, page(DE))) == []
+
+
+def test_near_miss_target_not_examined_is_no_hl4xx() -> None:
+    assert hl4(annotated_by_en(DE, TargetStatus(DE, not_examined="max_pages"))) == []
+    assert hl4(annotated_by_en(DE)) == []
+
+
+def test_near_miss_clean_cluster() -> None:
+    assert family_findings(cluster({"en": EN, "de": DE, "x-default": EN}), "targets") == []

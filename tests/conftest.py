@@ -1,0 +1,97 @@
+"""Crawl tests: a real HTTP server on 127.0.0.1 port 0, a real crawl in the asyncio reactor."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+from scrapy import signals
+from scrapy.crawler import AsyncCrawlerRunner
+from scrapy.settings import Settings
+from twisted.internet.defer import Deferred
+
+from qivrora_spider.facts import FACT_TYPES
+from qivrora_spider.findings import Finding
+from qivrora_spider.site_server import SiteServer
+from qivrora_spider.spiders.hreflang import HreflangSpider
+
+ROOT = Path(__file__).resolve().parents[1]
+#: CI lays shared/ beside the checkout, as it is for a developer.
+SHARED = ROOT.parent / "shared"
+
+#: Crawl settings for tests: fast, the rest as shipped.
+FAST = {
+    "AUTOTHROTTLE_ENABLED": False,
+    "DOWNLOAD_DELAY": 0,
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 16,
+    "LOG_LEVEL": "INFO",
+    "DOWNLOAD_TIMEOUT": 5,
+    "RETRY_TIMES": 1,
+}
+
+
+def project_settings(**overrides: Any) -> Settings:
+    os.environ.setdefault("SCRAPY_SETTINGS_MODULE", "settings")
+    settings = Settings()
+    settings.setmodule("settings", priority="project")
+    settings.update({**FAST, **overrides}, priority="cmdline")
+    return settings
+
+
+@dataclass
+class CrawlResult:
+    items: list[Any] = field(default_factory=list)
+    stats: dict[str, Any] = field(default_factory=dict)
+    spider: HreflangSpider | None = None
+
+    @property
+    def facts(self) -> list[Any]:
+        return [i for i in self.items if isinstance(i, FACT_TYPES)]
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [i for i in self.items if isinstance(i, Finding)]
+
+    def of(self, cls: type) -> list[Any]:
+        return [i for i in self.items if isinstance(i, cls)]
+
+    def page(self, url: str) -> Any:
+        from qivrora_spider.facts import Page
+
+        found = [p for p in self.of(Page) if p.url == url]
+        assert len(found) == 1, f"{len(found)} Page facts for {url}"
+        return found[0]
+
+    def checks(self) -> set[str]:
+        return {f.check for f in self.findings}
+
+
+async def crawl(settings: dict[str, Any] | None = None, **arguments: Any) -> CrawlResult:
+    """Run the hreflang spider to the end in this reactor; collect its items and stats."""
+    runner = AsyncCrawlerRunner(project_settings(**(settings or {})))
+    crawler = runner.create_crawler(HreflangSpider)
+    result = CrawlResult()
+    crawler.signals.connect(lambda item: result.items.append(item), signal=signals.item_scraped, weak=False)
+    await Deferred.fromFuture(runner.crawl(crawler, **arguments))
+    result.stats = crawler.stats.get_stats()
+    result.spider = crawler.spider  # type: ignore[assignment]
+    return result
+
+
+@pytest.fixture
+def site() -> Iterator[SiteServer]:
+    with SiteServer() as server:
+        yield server
+
+
+@pytest.fixture
+def other_site() -> Iterator[SiteServer]:
+    """A second host (another port) for cross-host clusters."""
+    with SiteServer() as server:
+        yield server
+
+
+__all__ = ["crawl", "CrawlResult", "project_settings", "SHARED", "ROOT"]

@@ -1,0 +1,231 @@
+"""The crawl engine against a real local site: what it fetches, once, and the facts it records."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_twisted
+
+from qivrora_spider.arguments import ArgumentError
+from qivrora_spider.facts import CrawlInfo, Page, RobotsTxt, SitemapEntry, SitemapFile, TargetStatus
+from qivrora_spider.site_server import Route, alternate, html_page
+
+from .conftest import crawl
+from .fixture_sites import multilingual_site, url_entry, urlset
+
+
+@pytest_twisted.ensureDeferred
+async def test_site_crawl_fetches_every_page_sitemap_and_alternate_once(site, other_site):
+    multilingual_site(site, other_site)
+    result = await crawl(start=site.url("/"))
+
+    gets = site.requests("GET")
+    assert set(gets) == {
+        "/robots.txt", "/", "/en/", "/de/", "/about", "/old/", "/docs/guide.pdf", "/docs/guide-de.pdf",
+        "/sitemap_index.xml", "/sitemap-pages.xml.gz",
+    }
+    assert all(count == 1 for count in gets.values()), gets
+    assert site.requests("HEAD") == {}, "nothing left that needed a HEAD"
+    assert "/private/it/" not in site.requests(), "robots.txt disallows it"
+    assert other_site.requests() == {"/robots.txt": 1, "/fr/": 1}
+
+    pages = {p.url: p for p in result.of(Page)}
+    assert len(pages) == len(result.of(Page)), "one Page fact per URL"
+    assert result.stats["qivrora/findings"] == len(result.findings)
+
+
+@pytest_twisted.ensureDeferred
+async def test_facts_of_pages_headers_redirects_and_robots(site, other_site):
+    multilingual_site(site, other_site)
+    result = await crawl(start=site.url("/"))
+    a, b = site.url, other_site.url
+
+    en = result.page(a("/en/"))
+    assert en.status == 200 and en.is_html and en.in_scope
+    assert [(x.source, x.hreflang, x.url, x.in_head) for x in en.annotations][:4] == [
+        ("html", "en", a("/en/"), True), ("html", "de", a("/de/"), True),
+        ("html", "fr", b("/fr/"), True), ("html", "x-default", a("/"), True),
+    ]
+    assert [c.url for c in en.canonicals] == [a("/en/")]
+    assert en.html_lang == "en" and en.fingerprint
+
+    pdf = result.page(a("/docs/guide.pdf"))
+    assert not pdf.is_html and pdf.content_type == "application/pdf"
+    assert [(x.source, x.hreflang, x.url) for x in pdf.annotations] == [
+        ("header", "en", a("/docs/guide.pdf")), ("header", "de", a("/docs/guide-de.pdf")),
+    ]
+
+    old = result.page(a("/old/"))
+    assert (old.status, old.location) == (301, a("/en/"))
+
+    fr = result.page(b("/fr/"))
+    assert fr.status == 200 and not fr.in_scope and fr.html_lang == "fr"
+
+    blocked = [s for s in result.of(TargetStatus) if s.url == a("/private/it/")]
+    assert [s.not_examined for s in blocked] == ["robots"]
+
+    robots = {r.origin: r for r in result.of(RobotsTxt)}
+    assert robots[site.base].exists and robots[site.base].sitemaps == [a("/sitemap_index.xml")]
+    assert robots[other_site.base].status == 404 and not robots[other_site.base].exists
+
+    assert a("/about") in en.links or a("/about") in result.page(a("/")).links
+    crawl_info = result.of(CrawlInfo)
+    assert len(crawl_info) == 1 and crawl_info[0].start_urls == [a("/")]
+
+
+@pytest_twisted.ensureDeferred
+async def test_sitemap_index_and_gzip_sitemap_facts(site, other_site):
+    multilingual_site(site, other_site)
+    result = await crawl(start=site.url("/"))
+    a = site.url
+    files = {f.url: f for f in result.of(SitemapFile)}
+    index = files[a("/sitemap_index.xml")]
+    assert (index.sitemap_kind, index.via, index.children) == ("sitemapindex", "robots", [a("/sitemap-pages.xml.gz")])
+    pages = files[a("/sitemap-pages.xml.gz")]
+    assert (pages.sitemap_kind, pages.gzip, pages.url_count, pages.parent, pages.errors) == (
+        "urlset", True, 2, index.url, []
+    )
+    assert pages.size > 0
+    entries = {e.url: e for e in result.of(SitemapEntry)}
+    assert set(entries) == {a("/en/"), a("/de/")}
+    assert entries[a("/en/")].lastmod == "2026-11-01"
+    assert [(x.source, x.hreflang, x.sitemap) for x in entries[a("/en/")].annotations][0] == (
+        "sitemap", "en", pages.url
+    )
+
+
+@pytest_twisted.ensureDeferred
+async def test_start_at_a_sitemap_recognised_by_content_not_name(site):
+    a = site.url
+    site.routes.update(
+        {
+            "/feed": Route(urlset(url_entry(a("/p/"))), content_type="text/plain"),
+            "/p/": Route(html_page(body='<a href="/q/">q</a>')),
+            "/q/": Route(html_page()),
+        }
+    )
+    result = await crawl(start=a("/feed"))
+    assert [(f.url, f.via, f.sitemap_kind) for f in result.of(SitemapFile) if f.url == a("/feed")] == [
+        (a("/feed"), "start", "urlset")
+    ]
+    assert {p.url for p in result.of(Page)} >= {a("/p/"), a("/q/")}, "pages of the sitemap are crawled, links followed"
+    assert site.requests("GET")["/feed"] == 1
+
+
+@pytest_twisted.ensureDeferred
+async def test_start_at_robots_txt_reads_its_sitemaps(site):
+    a = site.url
+    site.routes.update(
+        {
+            "/robots.txt": Route(f"Sitemap: {a('/s.xml')}\n", content_type="text/plain"),
+            "/s.xml": Route(urlset(url_entry(a("/p/"))), content_type="application/xml"),
+            "/p/": Route(html_page()),
+        }
+    )
+    result = await crawl(start=a("/robots.txt"))
+    assert site.requests("GET") == {"/robots.txt": 1, "/s.xml": 1, "/p/": 1}
+    assert [p.url for p in result.of(Page)] == [a("/p/")]
+
+
+@pytest_twisted.ensureDeferred
+async def test_list_mode_audits_exactly_the_listed_urls_and_their_alternates(site, tmp_path):
+    a = site.url
+    site.routes.update(
+        {
+            "/en/": Route(html_page(alternate("en", a("/en/")), alternate("de", a("/de/")), body='<a href="/x/">x</a>')),
+            "/de/": Route(html_page(alternate("de", a("/de/")), body='<a href="/y/">y</a>')),
+        }
+    )
+    listing = tmp_path / "urls.txt"
+    listing.write_text(f"# pages to audit\n{a('/en/')}\n\n")
+    result = await crawl(urls=str(listing))
+    assert {p.url for p in result.of(Page)} == {a("/en/"), a("/de/")}
+    assert "/x/" not in site.requests() and "/y/" not in site.requests(), "no link following in list mode"
+
+
+@pytest_twisted.ensureDeferred
+async def test_max_pages_stops_fetching_and_says_so(site):
+    a = site.url
+    body = " ".join(f'<a href="/p{i}/">{i}</a>' for i in range(10))
+    site.routes["/"] = Route(html_page(alternate("en", a("/")), alternate("de", a("/de/")), body=body))
+    for i in range(10):
+        site.routes[f"/p{i}/"] = Route(html_page())
+    result = await crawl(start=a("/"), max_pages="3")
+    assert len(result.of(Page)) == 3
+    assert result.of(CrawlInfo)[0].limits_reached == ["max_pages"]
+
+
+@pytest_twisted.ensureDeferred
+async def test_max_depth_limits_link_following_only(site):
+    a = site.url
+    site.routes.update(
+        {
+            "/": Route(html_page(body='<a href="/1/">1</a>')),
+            "/1/": Route(html_page(alternate("de", a("/de/")), body='<a href="/2/">2</a>')),
+            "/2/": Route(html_page()),
+            "/de/": Route(html_page()),
+        }
+    )
+    result = await crawl(start=a("/"), max_depth="1")
+    fetched = {p.url for p in result.of(Page)}
+    assert a("/1/") in fetched and a("/2/") not in fetched
+    assert a("/de/") in fetched, "alternates are examined whatever the depth"
+    assert "max_depth" in result.of(CrawlInfo)[0].limits_reached
+
+
+@pytest_twisted.ensureDeferred
+async def test_hosts_argument_widens_the_scope(site, other_site):
+    a, b = site.url, other_site.url
+    site.routes["/"] = Route(html_page(body=f'<a href="{b("/x/")}">x</a>'))
+    other_site.routes["/x/"] = Route(html_page(body='<a href="/y/">y</a>'))
+    other_site.routes["/y/"] = Route(html_page())
+    narrow = await crawl(start=a("/"))
+    assert b("/x/") not in {p.url for p in narrow.of(Page)}, "other hosts are not crawled by default"
+    wide = await crawl(start=a("/"), hosts=other_site.base.split("//")[1])
+    assert {b("/x/"), b("/y/")} <= {p.url for p in wide.of(Page)}
+
+
+@pytest_twisted.ensureDeferred
+async def test_unreachable_alternate_is_recorded_with_its_error(site):
+    a = site.url
+    site.routes["/"] = Route(html_page(alternate("en", a("/")), alternate("de", "http://127.0.0.1:9/de/")))
+    result = await crawl(start=a("/"))
+    dead = result.page("http://127.0.0.1:9/de/")
+    assert dead.status is None and dead.error == "refused"
+
+
+@pytest_twisted.ensureDeferred
+async def test_sitemap_entries_past_max_pages_get_a_head_status(site):
+    a = site.url
+    site.routes.update(
+        {
+            "/s.xml": Route(urlset(*(url_entry(a(f"/p{i}/")) for i in range(4))), content_type="application/xml"),
+            **{f"/p{i}/": Route(html_page(), status=200 if i != 3 else 410) for i in range(4)},
+        }
+    )
+    result = await crawl(start=a("/s.xml"), max_pages="1")
+    statuses = {s.url: s for s in result.of(TargetStatus)}
+    heads = site.requests("HEAD")
+    assert sum(site.requests("GET")[f"/p{i}/"] for i in range(4)) == 1
+    assert all(heads[f"/p{i}/"] + site.requests("GET")[f"/p{i}/"] == 1 for i in range(4)), "each URL once"
+    assert statuses[a("/p3/")].status == 410 and statuses[a("/p3/")].method == "HEAD"
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ({}, "start: missing"),
+        ({"start": "ftp://example.com/"}, "start: 'ftp://example.com/' is not a usable URL"),
+        ({"start": "http://exa mple.com/"}, "start:"),
+        ({"start": "http://example.com/", "max_pages": "ten"}, "max_pages: 'ten' is not a whole number"),
+        ({"start": "http://example.com/", "max_depth": "-1"}, "max_depth:"),
+        ({"urls": "/nonexistent/urls.txt"}, "urls: cannot read '/nonexistent/urls.txt'"),
+        ({"start": "http://example.com/", "colour": "red"}, "colour: unknown argument"),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(arguments, message):
+    from qivrora_spider.arguments import parse_arguments
+
+    with pytest.raises(ArgumentError) as error:
+        parse_arguments(arguments)
+    assert str(error.value).startswith(message)
+    assert "\n" not in str(error.value)

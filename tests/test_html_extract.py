@@ -1,0 +1,446 @@
+"""What extract_html reads from a page, and where an HTML5 parser puts each annotation."""
+
+from __future__ import annotations
+
+import time
+
+import html5lib
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qivrora_spider.html_extract import HtmlCanonical, extract_html
+
+LINK_DE = '<link rel="alternate" hreflang="de" href="https://example.com/de/">'
+LINK_EN = '<link rel="alternate" hreflang="en" href="https://example.com/en/">'
+
+
+def placement(doc: str) -> list[tuple[str, bool, str | None, int | None]]:
+    return [
+        (a.hreflang, a.in_head, a.head_closed_by, a.head_closed_line) for a in extract_html(doc).annotations
+    ]
+
+
+# -- where the head ends ---------------------------------------------------------------------------
+
+
+def test_annotations_in_head_are_in_head() -> None:
+    facts = extract_html(
+        f"<!DOCTYPE html>\n<html>\n<head>\n{LINK_DE}\n{LINK_EN}\n</head>\n<body></body></html>"
+    )
+    assert [(a.hreflang, a.href, a.line, a.in_head) for a in facts.annotations] == [
+        ("de", "https://example.com/de/", 4, True),
+        ("en", "https://example.com/en/", 5, True),
+    ]
+    assert facts.ignored == []
+
+
+def test_img_in_head_closes_it() -> None:
+    doc = f"<html><head>\n{LINK_DE}\n<img src=pixel.gif>\n{LINK_EN}\n</head><body></body></html>"
+    assert placement(doc) == [("de", True, None, None), ("en", False, "img", 3)]
+
+
+def test_stray_text_in_head_closes_it_on_the_line_of_its_first_character() -> None:
+    doc = f"<head>\n{LINK_DE}\n  \n  oops\n{LINK_EN}\n</head>"
+    assert placement(doc) == [("de", True, None, None), ("en", False, "#text", 4)]
+
+
+def test_nbsp_is_text_not_whitespace() -> None:
+    assert placement(f"<head>&nbsp;{LINK_DE}") == [("de", False, "#text", 1)]
+
+
+def test_whitespace_comments_and_doctype_keep_the_head_open() -> None:
+    doc = f"\ufeff<!DOCTYPE html>\n<!-- a comment -->\n<html>\n \t<head>\n<!-- x -->\n\n{LINK_DE}"
+    assert placement(doc) == [("de", True, None, None)]
+
+
+def test_link_after_head_end_tag_but_before_body_is_still_in_head() -> None:
+    doc = f"<head><title>t</title></head>\n{LINK_DE}\n<body>\n{LINK_EN}"
+    assert placement(doc) == [("de", True, None, None), ("en", False, "body", 3)]
+
+
+def test_body_start_tag_closes_the_head() -> None:
+    assert placement(f"<head></head><body>{LINK_DE}</body>") == [("de", False, "body", 1)]
+
+
+def test_noscript_after_head_end_tag_opens_the_body() -> None:
+    # "after head" reopens the head for link, meta, script...: not for noscript.
+    assert placement(f"<head></head><noscript></noscript>{LINK_DE}") == [("de", False, "noscript", 1)]
+
+
+def test_end_tags_that_close_the_head() -> None:
+    assert placement(f"<head></br>{LINK_DE}") == [("de", False, "</br>", 1)]
+    assert placement(f"<head>\n</body>{LINK_DE}") == [("de", False, "</body>", 2)]
+
+
+def test_other_end_tags_in_head_are_ignored() -> None:
+    assert placement(f"<head></p></div></title>{LINK_DE}") == [("de", True, None, None)]
+
+
+def test_noscript_in_head_is_text_and_its_links_are_reported() -> None:
+    doc = f'<head>\n<noscript>\n<img src="p.gif">\n{LINK_DE}\n</noscript>\n{LINK_EN}\n</head>'
+    facts = extract_html(doc)
+    assert placement(doc) == [("en", True, None, None)]
+    [ignored] = facts.ignored
+    assert (ignored.tag, ignored.line, ignored.in_head) == ("link", 4, True)
+    assert ignored.attrs == {"rel": "alternate", "hreflang": "de", "href": "https://example.com/de/"}
+    assert ignored.reason.startswith("inside <noscript>")
+
+
+def test_title_content_is_text() -> None:
+    assert placement(f"<head><title>Shop <div>now</div> &amp; save</title>{LINK_DE}") == [
+        ("de", True, None, None)
+    ]
+
+
+def test_script_and_style_content_is_text() -> None:
+    doc = f"<head><script>document.write('<div>')</script><style>a::before{{content:'<p>'}}</style>{LINK_DE}"
+    assert placement(doc) == [("de", True, None, None)]
+
+
+def test_self_closing_title_still_opens_rcdata() -> None:
+    assert placement(f"<head><title/><img></title>{LINK_DE}") == [("de", True, None, None)]
+
+
+def test_template_content_is_inert() -> None:
+    doc = f"<head><template><div>{LINK_EN}</div></template>{LINK_DE}"
+    facts = extract_html(doc)
+    assert placement(doc) == [("de", True, None, None)]
+    assert [(i.attrs["hreflang"], i.reason) for i in facts.ignored] == [
+        ("en", "inside <template>, whose content is inert")
+    ]
+
+
+def test_link_in_body() -> None:
+    doc = f"<html><head></head>\n<body>\n<div>{LINK_DE}</div></body></html>"
+    assert placement(doc) == [("de", False, "body", 2)]
+
+
+def test_without_head_tag_links_before_body_content_are_in_head() -> None:
+    doc = f"<!DOCTYPE html>\n<title>t</title>\n{LINK_DE}\n<h1>Hi</h1>\n{LINK_EN}"
+    assert placement(doc) == [("de", True, None, None), ("en", False, "h1", 4)]
+
+
+def test_textarea_content_is_not_markup() -> None:
+    assert extract_html(f"<body><textarea>{LINK_DE}</textarea>").annotations == []
+
+
+# -- cross-check against html5lib (a WHATWG tree builder) ------------------------------------------
+
+# html5lib 1.1 knows no <template> (it closes the head) and fails on some <svg>/<math>/<plaintext>
+# input, so those stay out of the vocabulary; the named tests above cover <template>.
+STRUCTURE = ["<!DOCTYPE html>", "<html>", "<html lang=en>", "<head>", "<head/>", "</head>", "<body>"]
+END_TAGS = ["</body>", "</html>", "</br>", "</p>", "</div>", "</title>"]
+NOT_ELEMENTS = ["<!-- comment -->", "<?xml x?>", "\n", "  ", "\t", "\x0b", "hello", "&nbsp;", "&#32;"]
+HEAD_ELEMENTS = [
+    "<meta charset=utf-8>",
+    "<base href=/>",
+    "<title>a <img> b</title>",
+    "<title/>x</title>",
+    "<script>var a = '<div>';</script>",
+    "<style>p{color:red}</style>",
+    "<noframes><p></noframes>",
+    "<link rel=stylesheet href=s.css>",
+    "<basefont>",
+    "<bgsound>",
+    "<noscript></noscript>",
+    "<noscript><img src=x><link rel=alternate hreflang=zz href=https://example.com/noscript></noscript>",
+]
+BODY_ELEMENTS = ["<img src=x>", "<div>", "<p>", "<span>", "<br>", "<br/>", "<input>", "<a href=/x>", "<h1>"]
+# Where an HTML5 parser moves or drops a link rather than closing the head only.
+BODY_CONTEXTS = ["<table>", "<td>", "<select>", "<option>", "<frameset>", "<ul><li>", "<form>"]
+RAW_TEXT_IN_BODY = [
+    "<iframe>x</iframe>",
+    "<xmp><p></xmp>",
+    "<textarea><link rel=alternate hreflang=zz href=https://example.com/textarea></textarea>",
+]
+LINK_FORMS = [
+    "<link rel=alternate hreflang=x href=https://example.com/{}>",
+    '<link rel="alternate" hreflang="x" href="https://example.com/{}"/>',
+    "<LINK REL=ALTERNATE HREFLANG=x HREF='https://example.com/{}' >",
+    '<link\nrel="alternate"\nhreflang=x\nhref="https://example.com/{}">',
+]
+VOCABULARY = (
+    STRUCTURE
+    + END_TAGS
+    + NOT_ELEMENTS
+    + HEAD_ELEMENTS
+    + BODY_ELEMENTS
+    + BODY_CONTEXTS
+    + RAW_TEXT_IN_BODY
+    + LINK_FORMS
+)
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> str:
+    tokens = draw(st.lists(st.sampled_from(VOCABULARY), min_size=1, max_size=16))
+    # Distinct hrefs tell the links apart in html5lib's tree.
+    return "".join(token.format(i) if token in LINK_FORMS else token for i, token in enumerate(tokens))
+
+
+def html5lib_link_parents(doc: str) -> dict[str, str]:
+    # scripting=True: html5lib defaults to False, browsers and renderers run scripts.
+    root = html5lib.parse(doc, namespaceHTMLElements=False, scripting=True)
+    return {
+        child.get("href"): parent.tag
+        for parent in root.iter()
+        for child in parent
+        if child.tag == "link" and child.get("hreflang") is not None
+    }
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents())
+def test_in_head_agrees_with_html5lib(doc: str) -> None:
+    ours = {a.href: a.in_head for a in extract_html(doc).annotations}
+    parents = html5lib_link_parents(doc)
+    for href, parent in parents.items():
+        assert ours[href] == (parent == "head"), href
+    # Links an HTML5 parser drops (in <select>, after <frameset>) were never in the head either.
+    assert not any(in_head for href, in_head in ours.items() if href not in parents)
+
+
+# -- elements search engines ignore (HL104) --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("element", "reason"),
+    [
+        ('<link hreflang="de" href="/de/">', 'missing rel="alternate"'),
+        ('<link rel="nofollow" hreflang="de" href="/de/">', 'missing rel="alternate"'),
+        ('<link rel="alternative" hreflang="de" href="/de/">', 'rel="alternative" is not rel="alternate"'),
+        ('<link rel="alternate" hreflang="de">', "missing href"),
+        ('<link rel="alternate" hreflag="de" href="/de/">', "misspelt attribute `hreflag`"),
+        ('<link rel="alternate" href-lang="de" href="/de/">', "misspelt attribute `href-lang`"),
+        ('<link rel="alternate" hreflang-="de" href="/de/">', "misspelt attribute `hreflang-`"),
+        ('<link rel="alternate" herflang="de" href="/de/">', "misspelt attribute `herflang`"),
+        ('<link rel="alternate" lang="de" href="/de/">', "misspelt attribute `lang`"),
+        ('<a href="/de/" hreflang="de">Deutsch</a>', "hreflang on <a> is ignored by search engines"),
+        ('<div hreflang="de"></div>', "hreflang on <div> is ignored by search engines"),
+    ],
+)
+def test_ignored_elements(element: str, reason: str) -> None:
+    facts = extract_html(f"<html><head>\n{element}\n</head></html>")
+    assert facts.annotations == []
+    [ignored] = facts.ignored
+    assert (ignored.reason, ignored.line) == (reason, 2)
+    assert ignored.tag == element[1 : element.index(" ")]
+
+
+def test_ignored_element_keeps_attributes_as_written_and_its_place() -> None:
+    [ignored] = extract_html(
+        '<head><link REL="Alternative" hreflang="en-GB" href="/uk/" hreflang="fr">'
+    ).ignored
+    assert ignored.attrs == {"rel": "Alternative", "hreflang": "en-GB", "href": "/uk/"}
+    assert ignored.in_head
+
+
+def test_empty_hreflang_is_an_annotation_for_the_value_check() -> None:
+    facts = extract_html(
+        '<head><link rel="alternate" hreflang href="/x"><link rel=alternate hreflang="" href=/y>'
+    )
+    assert [(a.hreflang, a.href) for a in facts.annotations] == [("", "/x"), ("", "/y")]
+    assert facts.ignored == []
+
+
+def test_rel_is_a_case_insensitive_token_list() -> None:
+    facts = extract_html('<head><link rel="  Alternate\tnofollow " hreflang="de" href="/de/">')
+    assert [a.hreflang for a in facts.annotations] == ["de"]
+
+
+def test_feeds_and_plain_alternates_are_not_hreflang_like() -> None:
+    doc = (
+        '<head><link rel="alternate" type="application/rss+xml" href="/feed" lang="en">'
+        '<link rel="alternate" media="print" href="/print"><link rel="stylesheet" href="/s.css">'
+    )
+    facts = extract_html(doc)
+    assert facts.annotations == [] and facts.ignored == []
+
+
+# -- canonical, language, robots, base ------------------------------------------------------------
+
+
+def test_canonicals_in_document_order_with_their_place() -> None:
+    doc = (
+        '<head><link rel="canonical" href="https://example.com/a"><link rel="CANONICAL" href="/b">'
+        '<link rel="canonical"></head><body><link rel="canonical" href="/c">'
+    )
+    assert extract_html(doc).canonicals == [
+        HtmlCanonical("https://example.com/a", True),
+        HtmlCanonical("/b", True),
+        HtmlCanonical("/c", False),
+    ]
+
+
+def test_html_lang() -> None:
+    assert extract_html('<html lang="de-CH"><head>').html_lang == "de-CH"
+    assert extract_html("<html lang><head>").html_lang == ""
+    assert extract_html("<html><head>").html_lang is None
+    assert extract_html("<p>no html tag").html_lang is None
+
+
+def test_second_html_tag_adds_lang_the_first_lacks() -> None:
+    assert extract_html('<html><head></head><html lang="fr">').html_lang == "fr"
+    assert extract_html('<html lang="de"><html lang="fr">').html_lang == "de"
+
+
+def test_meta_content_language() -> None:
+    doc = '<meta http-equiv="Content-Language" content="de-AT"><meta http-equiv=content-language content=fr>'
+    assert extract_html(doc).content_language == "de-AT"
+    assert extract_html("<head><meta charset=utf-8>").content_language is None
+
+
+@pytest.mark.parametrize(
+    ("meta", "noindex", "meta_robots"),
+    [
+        ('<meta name="robots" content="noindex, follow">', True, "noindex, follow"),
+        ('<meta name="ROBOTS" content="NOINDEX">', True, "NOINDEX"),
+        ('<meta name="robots" content="none">', True, "none"),
+        ('<meta name="googlebot" content="noarchive,noindex">', True, "noarchive,noindex"),
+        ('<meta name="robots" content="index, follow">', False, "index, follow"),
+        ('<meta name="robots" content="noindexed">', False, "noindexed"),
+        ('<meta name="bingbot" content="noindex">', False, None),
+    ],
+)
+def test_meta_robots(meta: str, noindex: bool, meta_robots: str | None) -> None:
+    facts = extract_html(f"<head>{meta}")
+    assert (facts.noindex, facts.meta_robots) == (noindex, meta_robots)
+
+
+def test_meta_robots_names_the_noindex_one() -> None:
+    doc = '<meta name="robots" content="all"><meta name="googlebot" content="noindex">'
+    facts = extract_html(doc)
+    assert (facts.noindex, facts.meta_robots) == (True, "noindex")
+    assert extract_html("<p>").meta_robots is None
+
+
+def test_base_href_first_one_wins() -> None:
+    assert extract_html('<head><base target="_top"><base href="/en/"><base href="/x/">').base_href == "/en/"
+    assert extract_html("<head>").base_href is None
+
+
+# -- links -----------------------------------------------------------------------------------------
+
+
+def test_links_as_written_deduplicated_in_order() -> None:
+    doc = """<body>
+        <a href="/b">b</a> <a href="https://other.example/x.pdf">pdf</a> <a href="/b">again</a>
+        <map><area href="/map-target" alt=""></map>
+        <a href="javascript:void(0)">js</a> <a href=" JavaScript:x()">js</a> <a href="mailto:a@b.c">m</a>
+        <a href="tel:+4930">t</a> <a href="data:text/html,x">d</a> <a href="#top">top</a> <a href="">self</a>
+        <a name="anchor">no href</a> <a href="?page=2#x">next</a>
+        <img src="/img.png"> <script src="/app.js"></script> <link rel="stylesheet" href="/s.css">
+    """
+    assert extract_html(doc).links == ["/b", "https://other.example/x.pdf", "/map-target", "?page=2#x"]
+
+
+def test_links_inside_template_are_not_links() -> None:
+    assert extract_html('<template><a href="/t">t</a></template><a href="/b">').links == ["/b"]
+
+
+# -- fingerprint -----------------------------------------------------------------------------------
+
+RENDER = """<!DOCTYPE html><html lang="en"><head>
+<title>Widgets</title>
+<meta name="csrf-token" content="{token}">
+<meta property="article:modified_time" content="{iso}">
+<script nonce="{nonce}">window.started = {unix};</script>
+<style>.x{{color:red}}</style>
+<link rel="stylesheet" href="/static/app.{build}.css" integrity="sha384-{nonce}">
+</head><body>
+<!-- rendered by web-{nonce} in {ms} ms -->
+<h1>Widgets</h1>
+<p>{spaces}Our widgets come with a five-year guarantee.</p>
+<form><input type="hidden" name="state" value="{token}"><input type=text name=q title="Search"></form>
+<footer>Generated {iso} at {clock} ({unix_ms})</footer>
+</body></html>"""
+
+FIRST = dict(
+    token="9f8c1d",
+    iso="2026-11-29T10:00:00Z",
+    nonce="r4nd0m",
+    unix="1764410400",
+    build="3f2a9c1b7e4d5f60",
+    ms="42",
+    spaces="",
+    clock="10:42:07",
+    unix_ms="1764410400123",
+)
+SECOND = dict(
+    token="zz81bq",
+    iso="2026-11-30T08:13:59+01:00",
+    nonce="n0nc3",
+    unix="1764490439",
+    build="a81be0c44d2e7f19",
+    ms="57",
+    spaces="\n    ",
+    clock="08:13:59",
+    unix_ms="1764490439999",
+)
+
+
+def test_fingerprint_ignores_volatile_parts_of_a_render() -> None:
+    assert (
+        extract_html(RENDER.format(**FIRST)).fingerprint == extract_html(RENDER.format(**SECOND)).fingerprint
+    )
+
+
+def test_fingerprint_changes_with_content() -> None:
+    edited = RENDER.replace("five-year", "two-year")
+    assert (
+        extract_html(RENDER.format(**FIRST)).fingerprint != extract_html(edited.format(**FIRST)).fingerprint
+    )
+    new_link = RENDER.replace('href="/static/', 'href="/cdn/')
+    assert (
+        extract_html(RENDER.format(**FIRST)).fingerprint != extract_html(new_link.format(**FIRST)).fingerprint
+    )
+
+
+def test_fingerprint_is_hex_of_128_bits() -> None:
+    fingerprint = extract_html("<p>x").fingerprint
+    assert len(fingerprint) == 32 and int(fingerprint, 16) >= 0
+
+
+# -- garbage and size ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        "",
+        "<<<>>>",
+        "\x00<a\x00 href=\x00>\x00</a\x00>",
+        "<![foo[ x ]]>",
+        "<!",
+        "</",
+        "<",
+        "&",
+        "<a b='",
+        "<title>",
+        "<noscript><link hreflang=",
+        "<template><template>",
+        "\ud800 lone surrogate",
+        "<link rel=alternate hreflang=de href=x",
+    ],
+)
+def test_garbage_gives_a_result(garbage: str) -> None:
+    assert len(extract_html(garbage).fingerprint) == 32
+
+
+@pytest.mark.parametrize("unit", ["<div>", "<a ", "<!--", "<a b='", "<noscript>", "<"])
+def test_large_garbage_in_linear_time(unit: str) -> None:
+    # html.parser's own end-of-input handling is quadratic: 100 KB of `<a ` took a minute.
+    started = time.perf_counter()
+    extract_html(unit * (1_000_000 // len(unit)))
+    assert time.perf_counter() - started < 10
+
+
+@given(st.text())
+def test_any_text_gives_a_result(text: str) -> None:
+    extract_html(text)
+
+
+@given(st.text(alphabet="<>/!?-='\"& \n#;abehiklmnorstx\x00[]", max_size=200))
+def test_any_markup_like_text_gives_a_result(text: str) -> None:
+    extract_html(text)
