@@ -36,25 +36,29 @@ def fail_on(settings: object) -> str | None:
 
 class Command(ScrapyCrawl):
     _crawler: Crawler | None = None
+    _fail_on: str | None = None
 
-    def run(self, args: list[str], opts: argparse.Namespace) -> None:
+    def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
+        """Check everything before Scrapy starts: a wrong value gets one line, no banner, no request."""
+        super().process_options(args, opts)
         assert self.settings is not None
         try:
-            level = fail_on(self.settings)
+            self._fail_on = fail_on(self.settings)
             audit_settings(self.settings)
             if args and args[0] == "hreflang":
                 parse_arguments(opts.spargs)
         except ValueError as exc:
             print(f"qivrora: {exc}", file=sys.stderr)
-            self.exitcode = USAGE_ERROR
-            return
+            sys.exit(USAGE_ERROR)
+
+    def run(self, args: list[str], opts: argparse.Namespace) -> None:
         super().run(args, opts)
-        if self.exitcode or level is None or self._crawler is None:
+        if self.exitcode or self._fail_on is None or self._crawler is None:
             return
         stats = self._crawler.stats.get_stats()
-        if any(stats.get(f"qivrora/findings/{severity}", 0) for severity in at_or_above(level)):
+        if any(stats.get(f"qivrora/findings/{severity}", 0) for severity in at_or_above(self._fail_on)):
             self.exitcode = FINDINGS_FAILED
 
     def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
-        self._crawler: Crawler | None = super()._create_crawler(spidercls)
+        self._crawler = super()._create_crawler(spidercls)
         return self._crawler

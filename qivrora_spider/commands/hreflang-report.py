@@ -1,5 +1,7 @@
 """`scrapy hreflang-report FACTS.jsonl [...] -O findings.csv`: the audit, offline.
 
+(Scrapy names a command after its module, hence the hyphen in this file's name.)
+
 Runs the same ``audit()`` the crawl runs, over facts exported by one or many crawls (`-o
 facts.jsonl:facts`), merged and de-duplicated, and writes the same feeds.
 """
