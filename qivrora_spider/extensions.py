@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from scrapy import Request, Spider, signals
 from scrapy.exceptions import DontCloseSpider
 
-from .audit import audit, resolve_settings
+from .audit import AuditContext, audit, resolve_settings
 from .fact_store import FactStore
 from .facts import FACT_TYPES
 from .findings import SEVERITY_RANK, Finding
@@ -49,6 +49,7 @@ class AuditExtension:
         self.crawler = crawler
         self.store = FactStore()
         self.findings: list[Finding] | None = None
+        self.context: AuditContext | None = None
         self.severity, self.disabled = audit_settings(crawler.settings)
 
     @classmethod
@@ -76,7 +77,8 @@ class AuditExtension:
         crawl_info = getattr(spider, "crawl_info", None)
         if crawl_info is not None:
             self.store.add(crawl_info)
-        self.findings = audit(self.store, severity=self.severity, disable=self.disabled)
+        self.context = AuditContext(self.store)
+        self.findings = audit(self.context, severity=self.severity, disable=self.disabled)
         self._count(self.findings)
         self.crawler.engine.crawl(
             Request("data:,", callback=self.hand_out, meta={"dont_obey_robotstxt": True}, dont_filter=True)

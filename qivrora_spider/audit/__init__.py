@@ -32,20 +32,26 @@ def resolve_settings(
 
 
 def audit(
-    facts: FactStore | Iterable[Any],
+    facts: AuditContext | FactStore | Iterable[Any],
     *,
     severity: Mapping[str, str] | None = None,
     disable: Iterable[str] | None = None,
     now: datetime | None = None,
 ) -> list[Finding]:
-    """Every finding of every enabled check, sorted (severity, check, url, target, hreflang)."""
+    """Every finding of every enabled check, sorted (severity, check, url, target, hreflang).
+
+    Pass an ``AuditContext`` to keep the graph for the report after the audit.
+    """
     overrides, disabled = resolve_settings(severity, disable)
-    if isinstance(facts, FactStore):
-        store = facts
+    if isinstance(facts, AuditContext):
+        context = facts
     else:
-        store = FactStore()
-        store.add_all(facts)
-    context = AuditContext(store, now=now)
+        if isinstance(facts, FactStore):
+            store = facts
+        else:
+            store = FactStore()
+            store.add_all(facts)
+        context = AuditContext(store, now=now)
     found: dict[tuple[str, ...], Finding] = {}
     for check in sorted(CHECKS.values(), key=lambda c: c.id):
         if check.id in disabled:
