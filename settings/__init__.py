@@ -47,6 +47,7 @@ ITEM_PIPELINES = {
 }
 EXTENSIONS = {
     "qivrora_spider.extensions.AuditExtension": 500,
+    "qivrora_spider.progress.ProgressLog": 510,
 }
 
 # Feeds: -O findings.csv / findings.jsonl carry the findings table only; `-o facts.jsonl:facts`
@@ -66,6 +67,8 @@ FEED_EXPORT_ENCODING = "utf-8"
 QIVRORA_SEVERITY: dict[str, str] = {}
 #: Checks to skip, e.g. -s QIVRORA_DISABLE=HL203,SM002.
 QIVRORA_DISABLE: list[str] = []
+#: Seconds between progress lines in the log (0: none).
+QIVRORA_PROGRESS_INTERVAL = 10.0
 
 TELNETCONSOLE_ENABLED = False
 LOG_LEVEL = "INFO"

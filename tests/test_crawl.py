@@ -229,3 +229,14 @@ def test_bad_arguments_are_one_line_errors(arguments, message):
         parse_arguments(arguments)
     assert str(error.value).startswith(message)
     assert "\n" not in str(error.value)
+
+
+@pytest_twisted.ensureDeferred
+async def test_progress_is_logged_while_the_crawl_runs(site, caplog):
+    a = site.url
+    site.routes["/"] = Route(html_page(alternate("en", a("/")), alternate("de", a("/de/"))))
+    site.routes["/de/"] = Route(html_page(alternate("XX", a("/")), lang="de"), delay=1.0)
+    with caplog.at_level("INFO", logger="qivrora_spider.progress"):
+        await crawl({"QIVRORA_PROGRESS_INTERVAL": 0.3}, start=a("/"))
+    lines = [r.getMessage() for r in caplog.records if r.name == "qivrora_spider.progress"]
+    assert lines and lines[0].startswith("Progress: 1 pages, 0 alternates and other URLs checked, 0 queued, 2 annotations")
