@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import unquote
 from typing import Mapping
 
+from .sitemap_parse import sniff_sitemap
 from .urls import InvalidURL, netloc, normalize_url
 
 
@@ -20,13 +22,17 @@ class CrawlArguments:
     max_pages: int | None = None
     max_depth: int | None = None
     hosts: frozenset[str] = field(default_factory=frozenset)  # crawled in full besides the start hosts
+    site: Path | None = None  # a static build folder served as if deployed at `base`
+    base: str | None = None
+    live: bool = False  # with `site`: URLs outside `base` go to the network
+    pretty_urls: bool = True  # with `site`: /page serves page.html
 
     @property
     def list_mode(self) -> bool:
         return bool(self.urls)
 
 
-KNOWN = ("start", "urls", "max_pages", "max_depth", "hosts")
+KNOWN = ("start", "urls", "max_pages", "max_depth", "hosts", "site", "base", "live", "pretty")
 
 
 def _url(argument: str, raw: str) -> str:
@@ -34,6 +40,33 @@ def _url(argument: str, raw: str) -> str:
         return normalize_url(raw)
     except InvalidURL as exc:
         raise ArgumentError(f"{argument}: {raw.strip()!r} is not a usable URL: {exc}") from None
+
+
+def _start(raw: str) -> str:
+    """A start URL, or a sitemap file on disk (a path or file:// URL) as a file:// URL."""
+    raw = raw.strip()
+    local = Path(unquote(raw[len("file://"):])) if raw.startswith("file://") else Path(raw)
+    if "://" not in raw and not local.exists():
+        raise ArgumentError(f"start: {raw!r} is neither an http(s) URL nor an existing sitemap file")
+    if raw.startswith("file://") or "://" not in raw:
+        try:
+            with local.open("rb") as file:
+                head = file.read(64 * 1024)
+        except OSError as exc:
+            raise ArgumentError(f"start: cannot read {raw!r}: {exc.strerror or exc}") from None
+        if not sniff_sitemap(head):
+            raise ArgumentError(f"start: {raw!r} is not a sitemap (no <urlset> or <sitemapindex>)")
+        return local.resolve().as_uri()
+    return _url("start", raw)
+
+
+def _flag(argument: str, raw: object, default: bool) -> bool:
+    if raw is None or str(raw).strip() == "":
+        return default
+    value = str(raw).strip().lower()
+    if value not in ("1", "0", "true", "false", "yes", "no"):
+        raise ArgumentError(f"{argument}: {raw!r} is not 1 or 0")
+    return value in ("1", "true", "yes")
 
 
 def _limit(argument: str, raw: str | None) -> int | None:
@@ -70,10 +103,17 @@ def parse_arguments(raw: Mapping[str, object]) -> CrawlArguments:
     if unknown:
         raise ArgumentError(f"{unknown[0]}: unknown argument; the arguments are {', '.join(KNOWN)}")
     start_raw = str(raw.get("start") or "")
-    start = tuple(
-        dict.fromkeys(_url("start", part) for part in start_raw.split(",") if part.strip())
-    )
+    start = tuple(dict.fromkeys(_start(part) for part in start_raw.split(",") if part.strip()))
     urls = _read_url_list(str(raw["urls"])) if raw.get("urls") else ()
+    site = base = None
+    if raw.get("site") or raw.get("base"):
+        if not raw.get("site") or not raw.get("base"):
+            raise ArgumentError("site: give both -a site=FOLDER and -a base=URL (where the folder is deployed)")
+        site = Path(str(raw["site"]))
+        if not site.is_dir():
+            raise ArgumentError(f"site: {str(site)!r} is not a folder")
+        base = _url("base", str(raw["base"]))
+        start = start or (base,)
     if not start and not urls:
         raise ArgumentError("start: missing; give -a start=URL (a page, sitemap or robots.txt) or -a urls=FILE")
     if start and urls:
@@ -90,6 +130,10 @@ def parse_arguments(raw: Mapping[str, object]) -> CrawlArguments:
         max_pages=_limit("max_pages", raw.get("max_pages")),  # type: ignore[arg-type]
         max_depth=_limit("max_depth", raw.get("max_depth")),  # type: ignore[arg-type]
         hosts=hosts,
+        site=site,
+        base=base,
+        live=_flag("live", raw.get("live"), False),
+        pretty_urls=_flag("pretty", raw.get("pretty"), True),
     )
 
 
@@ -97,11 +141,14 @@ class Scope:
     """Which URLs are crawled in full (links followed); everything else is examined one hop."""
 
     def __init__(self, arguments: CrawlArguments) -> None:
-        self._netlocs = {netloc(url) for url in arguments.start or arguments.urls}
+        starts = [u for u in arguments.start or arguments.urls if not u.startswith("file:")]
+        self._netlocs = {netloc(url) for url in starts}
         self._hosts = {h for h in arguments.hosts if ":" not in h}
         self._netlocs |= {h for h in arguments.hosts if ":" in h}
 
     def __contains__(self, url: str) -> bool:
+        if not url.startswith(("http://", "https://")):
+            return False
         where = netloc(url)
         return where in self._netlocs or where.rsplit(":", 1)[0] in self._hosts or where in self._hosts
 

@@ -41,8 +41,8 @@ class RobotsMiddleware:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
         self.user_agent: str = crawler.settings["USER_AGENT"]
-        self._parsers: dict[str, Protego | None | Deferred[tuple[Protego | None, Response | None]]] = {}
-        self._responses: dict[str, Response | None] = {}
+        self._known: dict[str, tuple[Protego | None, int | None]] = {}
+        self._waiting: dict[str, list[Deferred[tuple[Protego | None, int | None]]]] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -52,31 +52,34 @@ class RobotsMiddleware:
         if request.meta.get("dont_obey_robotstxt") or not request.url.startswith(("http://", "https://")):
             return None
         where = origin(request.url)
-        parser, response = await self._robots(where)
-        if request.url == f"{where}/robots.txt" and response is not None:
-            # The robots.txt itself was asked for (start=robots.txt): it was fetched once already.
-            return response.replace(request=request)
+        parser, status = await self._robots(where)
+        if request.url == f"{where}/robots.txt":
+            # The robots.txt itself was asked for (start=robots.txt): it was fetched once already,
+            # and recorded; only its status is kept (responses are not).
+            if status is None:
+                raise IgnoreRequest(f"robots.txt of {where} could not be fetched")
+            return Response(request.url, status=status, request=request)
         if parser is not None and not parser.can_fetch(request.url, self.user_agent):
             self.crawler.stats.inc_value("qivrora/robots/forbidden")
             await self._record(TargetStatus(url=request.url, not_examined="robots"))
             raise IgnoreRequest(f"Forbidden by robots.txt: {request.url}")
         return None
 
-    async def _robots(self, where: str) -> tuple[Protego | None, Response | None]:
-        known = self._parsers.get(where)
-        if isinstance(known, Deferred):
-            return await maybe_deferred_to_future(known)
-        if where in self._parsers:
-            return known, self._responses.get(where)  # type: ignore[return-value]
-        waiting: Deferred[tuple[Protego | None, Response | None]] = Deferred()
-        self._parsers[where] = waiting
-        parser, response = await self._fetch(where)
-        self._parsers[where] = parser
-        self._responses[where] = response
-        waiting.callback((parser, response))
-        return parser, response
+    async def _robots(self, where: str) -> tuple[Protego | None, int | None]:
+        if where in self._known:
+            return self._known[where]
+        if where in self._waiting:
+            # Every waiter gets a Deferred of its own: a Deferred's result is consumed by its awaiter.
+            waiter: Deferred[tuple[Protego | None, int | None]] = Deferred()
+            self._waiting[where].append(waiter)
+            return await maybe_deferred_to_future(waiter)
+        self._waiting[where] = []
+        self._known[where] = result = await self._fetch(where)
+        for waiter in self._waiting.pop(where):
+            waiter.callback(result)
+        return result
 
-    async def _fetch(self, where: str) -> tuple[Protego | None, Response | None]:
+    async def _fetch(self, where: str) -> tuple[Protego | None, int | None]:
         url = f"{where}/robots.txt"
         fact = RobotsTxt(origin=where, url=url)
         parser: Protego | None = None
@@ -108,7 +111,7 @@ class RobotsMiddleware:
         self.crawler.stats.inc_value("qivrora/robots/fetched")
         await self._record(fact)
         await self.crawler.signals.send_catch_log_async(robots_recorded, robots=fact)
-        return parser, response
+        return parser, fact.status
 
     async def _record(self, fact: object) -> None:
         await self.crawler.engine.scraper.start_itemproc_async(fact, response=None)

@@ -12,6 +12,8 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import unquote
 
 
 @dataclass
@@ -61,6 +63,35 @@ class SiteServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def export(self, folder: Path) -> None:
+        """Write the routes as a static build folder (files, `_redirects`, `_headers`).
+
+        Only what a static host can serve: 200 routes become files (`/x/` -> `x/index.html`),
+        3xx routes `_redirects` lines, extra headers `_headers` blocks; other statuses are left out
+        (a missing file answers 404).
+        """
+        redirects, headers = [], []
+        for path, route in sorted(self.routes.items()):
+            extra = [(n, v) for n, v in route.headers if n.lower() != "location"]
+            if 300 <= route.status < 400:
+                location = dict((n.lower(), v) for n, v in route.headers)["location"]
+                redirects.append(f"{path} {location} {route.status}")
+                continue
+            if route.status != 200:
+                continue
+            file = folder / unquote(path.lstrip("/"))
+            if path.endswith("/"):
+                file = file / "index.html"
+            elif not file.suffix and "html" in (route.content_type or ""):
+                file = file.with_name(file.name + ".html")  # served at /page by pretty URLs
+            file.parent.mkdir(parents=True, exist_ok=True)
+            file.write_bytes(route.payload())
+            if extra:
+                headers += [path, *(f"  {n}: {v}" for n, v in extra)]
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "_redirects").write_text("".join(line + "\n" for line in redirects))
+        (folder / "_headers").write_text("".join(line + "\n" for line in headers))
 
     def requests(self, method: str | None = None) -> Counter[str]:
         """How many times each path was asked for (optionally one method only)."""

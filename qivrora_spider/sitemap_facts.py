@@ -29,12 +29,15 @@ def _alternates(alternates: list[ParsedAlternate], loc_url: str, sitemap: str) -
 
 
 def read_sitemap(
-    *, url: str, body: bytes, status: int, via: str, parent: str | None = None
+    *, url: str, body: bytes, status: int, via: str, parent: str | None = None, location: str | None = None
 ) -> Iterator[SitemapEntry | SitemapFile]:
     """Entries as they are parsed (memory stays flat), the file's own fact last."""
     sitemap = SitemapFile(url=url, via=via, parent=parent, status=status)
     if status != 200:
-        sitemap.errors.append(f"answered HTTP {status}, not 200")
+        if location:
+            sitemap.errors.append(f"redirects ({status}) to {location}: list the final URL instead")
+        else:
+            sitemap.errors.append(f"answered HTTP {status}, not 200")
         yield sitemap
         return
     reader = SitemapReader(body)

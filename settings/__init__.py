@@ -41,6 +41,8 @@ COOKIES_ENABLED = False
 ROBOTSTXT_OBEY = False
 DOWNLOADER_MIDDLEWARES = {
     "qivrora_spider.robots.RobotsMiddleware": 100,
+    # Only with -a site=FOLDER -a base=URL: the folder answers instead of the network.
+    "qivrora_spider.offline.StaticSiteMiddleware": 950,
 }
 ITEM_PIPELINES = {
     "qivrora_spider.pipelines.StatusPipeline": 100,

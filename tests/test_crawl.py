@@ -240,3 +240,21 @@ async def test_progress_is_logged_while_the_crawl_runs(site, caplog):
         await crawl({"QIVRORA_PROGRESS_INTERVAL": 0.3}, start=a("/"))
     lines = [r.getMessage() for r in caplog.records if r.name == "qivrora_spider.progress"]
     assert lines and lines[0].startswith("Progress: 1 pages, 0 alternates and other URLs checked, 0 queued, 2 annotations")
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_redirecting_sitemap_is_recorded_and_followed(site):
+    a = site.url
+    site.routes.update(
+        {
+            "/robots.txt": Route(f"Sitemap: {a('/sitemap.xml')}\n", content_type="text/plain"),
+            "/sitemap.xml": Route("", status=301, headers=[("Location", "/sitemaps/main.xml")]),
+            "/sitemaps/main.xml": Route(urlset(url_entry(a("/p/"))), content_type="application/xml"),
+            "/p/": Route(html_page()),
+        }
+    )
+    result = await crawl(start=a("/p/"))
+    files = {f.url: f for f in result.of(SitemapFile)}
+    assert files[a("/sitemap.xml")].errors == [f"redirects (301) to {a('/sitemaps/main.xml')}: list the final URL instead"]
+    assert files[a("/sitemaps/main.xml")].sitemap_kind == "urlset"
+    assert "SM004" in result.checks()

@@ -121,6 +121,11 @@ def sitemap_url_not_ok(ctx: AuditContext) -> Iterator[Hit]:
         yield _entry_hit(entry, f"{_lists(entry)}, which {why}.")
 
 
+def _hosted(sitemap_url: str) -> bool:
+    """A sitemap read from disk (`-a start=sitemap.xml`) has no host: host rules do not apply to it."""
+    return not sitemap_url.startswith("file:")
+
+
 @check(
     "SM002",
     "page-missing-from-sitemap",
@@ -147,6 +152,8 @@ def page_missing_from_sitemap(ctx: AuditContext) -> Iterator[Hit]:
     named_by = _named_by(ctx)
     by_host: dict[str, list[SitemapFile]] = defaultdict(list)
     for sitemap in ctx.store.sitemaps.values():
+        if not _hosted(sitemap.url):
+            continue
         for host in {origin(sitemap.url)} | named_by[sitemap.url]:
             by_host[host].append(sitemap)
     # Hosts with a urlset, all of whose sitemaps were read to the end: a page may hide in the rest.
@@ -287,7 +294,7 @@ def sitemap_url_out_of_scope(ctx: AuditContext) -> Iterator[Hit]:
     named_by = _named_by(ctx)
     for (sitemap, url), entry in _listed(ctx).items():
         where = origin(url)
-        if where in named_by[sitemap]:
+        if where in named_by[sitemap] or not _hosted(sitemap):
             continue
         folder = urlsplit(sitemap).path.rpartition("/")[0] + "/"
         if where != origin(sitemap):
@@ -331,7 +338,7 @@ def sitemap_not_in_robots(ctx: AuditContext) -> Iterator[Hit]:
     by_host: dict[str, list[SitemapFile]] = defaultdict(list)
     for sitemap in ctx.store.sitemaps.values():
         # A sitemap that another host's robots.txt names (cross-submission) is found all the same.
-        if _readable(sitemap) and not named_by[sitemap.url]:
+        if _readable(sitemap) and not named_by[sitemap.url] and _hosted(sitemap.url):
             by_host[origin(sitemap.url)].append(sitemap)
     for host, sitemaps in sorted(by_host.items()):
         robots = ctx.store.robots.get(host)

@@ -18,7 +18,7 @@ from twisted.python.failure import Failure
 from ..arguments import CrawlArguments, Scope, parse_arguments
 from ..facts import Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
 from ..fetch_errors import describe_failure
-from ..page_facts import build_page, followable
+from ..page_facts import build_page, followable, resolve
 from ..signals import robots_recorded
 from ..sitemap_facts import read_sitemap
 from ..sitemap_parse import sniff_sitemap
@@ -109,6 +109,11 @@ class HreflangSpider(Spider):
             for request in self.document(url, depth=0):
                 yield request
         for url in self.arguments.start:
+            if url.startswith("file:"):
+                # A sitemap on disk (checked by the arguments): its URLs are audited on the live site.
+                for request in self.sitemap(url, via="start"):
+                    yield request
+                continue
             if url == f"{origin(url)}/robots.txt":
                 # The robots middleware fetches it; its Sitemap: lines are queued when it is recorded.
                 yield Request(url, callback=self.parse_robots_start, dont_filter=True)
@@ -185,16 +190,22 @@ class HreflangSpider(Spider):
 
     def parse_sitemap(self, response: Response, via: str | None = None) -> Iterator[Any]:
         via = via or response.meta.get("qivrora_via", "start")
+        parent = response.meta.get("qivrora_parent")
+        url = response.meta["qivrora_url"]
+        location = (response.headers.get(b"Location") or b"").decode("latin-1")
+        location = resolve(location, url) if location and 300 <= response.status < 400 else None
+        if location:
+            # Search engines follow a sitemap's redirect; so does the audit (and SM004 names it).
+            yield from self.sitemap(location, via=via, parent=parent)
         for fact in read_sitemap(
-            url=response.meta["qivrora_url"], body=response.body, status=response.status, via=via,
-            parent=response.meta.get("qivrora_parent"),
+            url=url, body=response.body, status=response.status, via=via, parent=parent, location=location
         ):
             if isinstance(fact, SitemapFile):
                 for child in fact.children:
                     yield from self.sitemap(child, via="index", parent=fact.url)
             elif fact.url is not None:
-                if fact.url in self.scope and not self.arguments.list_mode:
-                    yield from self.document(fact.url, depth=0)
+                # A listed URL is audited like a page (its links followed only if in scope).
+                yield from self.document(fact.url, depth=0)
                 yield from self._alternates(fact.annotations, 0)
             yield fact
 
