@@ -1,0 +1,29 @@
+"""The human side of the audit: report.html and the fixes file. Pure; no Scrapy, no network.
+
+Both the crawl (``AuditExtension``) and ``scrapy hreflang-report`` call ``write_outputs`` with the
+settings ``QIVRORA_REPORT`` and ``QIVRORA_FIXES``, so the offline audit writes the same files.
+"""
+
+from __future__ import annotations
+
+from ..audit import AuditContext
+from ..findings import Finding
+from .files import write_atomically
+from .fixes import ClusterFix, cluster_fixes, write_fixes_jsonl
+from .render import render_report
+
+__all__ = ["ClusterFix", "cluster_fixes", "render_report", "write_fixes_jsonl", "write_outputs"]
+
+
+def write_outputs(
+    context: AuditContext, findings: list[Finding], *, report: str | None = "", fixes: str | None = ""
+) -> list[str]:
+    """Write the report and/or the fixes where the settings say (empty: not wanted); the paths written."""
+    if not (report or fixes):
+        return []
+    computed = cluster_fixes(context)  # once, for both files
+    if fixes:
+        write_fixes_jsonl(fixes, computed)
+    if report:
+        write_atomically(report, render_report(context, findings, computed))
+    return [path for path in (fixes, report) if path]

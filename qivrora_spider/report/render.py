@@ -1,0 +1,209 @@
+"""report.html: one self-contained page a site owner can open, trust and act on (``QIVRORA_REPORT``).
+
+Pure: ``render_report(context, findings)`` reads the audit's context and findings and returns the
+page; the same input gives the same bytes (the only date is the crawl's start, from the facts).
+This module shapes the data; the template, with autoescaping, writes every character of markup.
+Large sites stay light: matrices and pictures for the first clusters by error count, findings capped
+per check, and the page says what it left out.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from itertools import islice
+
+from ..audit import CHECKS, AuditContext, Check
+from ..findings import SEVERITY_RANK, Finding
+from .fixes import ClusterFix, cluster_fixes
+from .jinja import ENV
+from .status import KINDS, UrlStatus, url_status
+from .svg import MAX_NODES, Picture, cluster_picture, short_url, spans_hosts
+
+TITLE = "Qivrora hreflang report"
+#: Clusters shown in detail (matrix, picture, fix), those with most errors first.
+MAX_CLUSTERS = 25
+#: Largest matrix drawn: a bigger one is unreadable on a screen and heavy in the page.
+MAX_MATRIX_PAGES = 60
+MAX_MATRIX_LANGUAGES = 30
+#: Findings listed per check; the feeds (findings.csv) have them all.
+MAX_ROWS = 500
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """One URL a page names for one language."""
+
+    url: str
+    label: str  # "" when it is the column's usual URL
+    returned: str  # "self", "yes", "no" (examined, no link back) or "unknown" (not examined)
+    status: UrlStatus
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    targets: tuple[Target, ...]
+    missing: bool  # the page lists alternates, but none for this language
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    url: str
+    label: str
+    status: UrlStatus
+    own: str  # the values the page gives itself
+    cells: tuple[Cell, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    language: str
+    url: str  # the URL most pages name for it
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Matrix:
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterView:
+    id: str
+    members: tuple[str, ...]
+    counts: dict[str, int]  # severity -> findings
+    languages: tuple[str, ...]
+    matrix: Matrix | None  # None: too large, `members` and `languages` say how large
+    picture: Picture | None  # drawn for clusters of several pages with errors
+    fix: ClusterFix | None  # None: the fix joins this cluster to `fix_in`
+    fix_in: str
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSection:
+    check: Check
+    severity: str  # as configured for this run
+    count: int
+    rows: tuple[Finding, ...]
+
+
+def render_report(
+    context: AuditContext, findings: list[Finding], fixes: list[ClusterFix] | None = None
+) -> str:
+    """The whole page; pass `fixes` when they are already computed (``QIVRORA_FIXES``)."""
+    fixes = cluster_fixes(context) if fixes is None else fixes
+    counts = Counter((f.cluster, f.severity) for f in findings if f.cluster)
+    ranked = sorted(context.clusters, key=lambda cid: (-counts[cid, "error"], cid))
+    fix_by_id = {fix.cluster: fix for fix in fixes}
+    fix_of_url = {url: fix.cluster for fix in fixes for url in fix.annotated}
+    unclustered = [fix for fix in fixes if fix.cluster not in context.clusters]
+    crawls = context.store.crawls
+    return ENV.get_template("report.html.j2").render(
+        title=TITLE,
+        started=min((crawl.started for crawl in crawls), default=""),
+        start_urls=sorted({url for crawl in crawls for url in crawl.start_urls}),
+        limits=context.store.limits_reached,
+        fetched=len(context.pages),
+        severities={severity: sum(f.severity == severity for f in findings) for severity in SEVERITY_RANK},
+        total=len(findings),
+        checks=_check_sections(findings),
+        clusters=[
+            _cluster(context, cid, {s: counts[cid, s] for s in SEVERITY_RANK}, fix_by_id, fix_of_url)
+            for cid in islice(ranked, MAX_CLUSTERS)
+        ],
+        cluster_count=len(ranked),
+        clusters_with_errors=sum(1 for cid in ranked if counts[cid, "error"]),
+        unclustered=unclustered[:MAX_CLUSTERS],
+        unclustered_count=len(unclustered),
+        kinds=KINDS,
+        max_rows=MAX_ROWS,
+        max_nodes=MAX_NODES,
+        max_pages=MAX_MATRIX_PAGES,
+        max_languages=MAX_MATRIX_LANGUAGES,
+    )
+
+
+def _check_sections(findings: list[Finding]) -> list[CheckSection]:
+    """One section per check with findings, in the findings' order (severity, then check)."""
+    by_check: dict[str, list[Finding]] = {}
+    for finding in findings:
+        by_check.setdefault(finding.check, []).append(finding)
+    return [
+        CheckSection(CHECKS[check_id], found[0].severity, len(found), tuple(found[:MAX_ROWS]))
+        for check_id, found in by_check.items()
+    ]
+
+
+def _cluster(
+    context: AuditContext,
+    cid: str,
+    counts: dict[str, int],
+    fix_by_id: dict[str, ClusterFix],
+    fix_of_url: dict[str, str],
+) -> ClusterView:
+    members = context.clusters[cid]
+    graph = context.graph
+    languages = sorted(
+        {language for url in members for data in graph[url].values() for language in data["langs"]},
+        key=lambda language: (language == "x-default", language),
+    )
+    fits = len(members) <= MAX_MATRIX_PAGES and len(languages) <= MAX_MATRIX_LANGUAGES
+    fix = fix_by_id.get(cid)
+    return ClusterView(
+        id=cid,
+        members=tuple(members),
+        counts=counts,
+        languages=tuple(languages),
+        matrix=_matrix(context, members, languages) if fits else None,
+        picture=cluster_picture(context, members) if counts["error"] and len(members) > 1 else None,
+        fix=fix,
+        fix_in="" if fix is not None else fix_of_url[members[0]],
+    )
+
+
+def _matrix(context: AuditContext, members: list[str], languages: list[str]) -> Matrix:
+    """Rows: the cluster's pages; columns: its languages; a cell: what the page names, returned or not."""
+    graph = context.graph
+    with_host = spans_hosts(members)
+    named = {
+        url: {
+            language: sorted(target for target, data in graph[url].items() if language in data["langs"])
+            for language in languages
+        }
+        for url in members
+    }
+    columns = []
+    for language in languages:
+        usual = Counter(target for url in members for target in named[url][language])
+        main = min(usual, key=lambda target: (-usual[target], target))
+        columns.append(Column(language, main, short_url(main, with_host=with_host)))
+    rows = []
+    for url in members:
+        lists = graph.out_degree(url) > 0
+        cells = tuple(
+            Cell(
+                tuple(
+                    Target(
+                        target,
+                        "" if target == column.url else short_url(target, with_host=with_host),
+                        _returned(context, url, target),
+                        url_status(context, target),
+                    )
+                    for target in named[url][column.language]
+                ),
+                lists and not named[url][column.language],
+            )
+            for column in columns
+        )
+        own = " ".join(sorted(graph[url][url]["langs"])) if graph.has_edge(url, url) else ""
+        rows.append(Row(url, short_url(url, with_host=with_host), url_status(context, url), own, cells))
+    return Matrix(tuple(columns), tuple(rows))
+
+
+def _returned(context: AuditContext, url: str, target: str) -> str:
+    if target == url:
+        return "self"
+    if context.graph.has_edge(target, url):
+        return "yes"
+    return "no" if context.examined(target) else "unknown"
