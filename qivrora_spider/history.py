@@ -1,0 +1,102 @@
+"""The crawl state as a crawl uses it: the previous crawl before the audit, the changes after it,
+and the new run recorded when the crawl has finished.
+
+The audit never reads the state itself: the previous crawl is handed to it like the facts. A state
+that cannot be read or written costs the comparison, never the findings: it is logged and the crawl
+goes on without it.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from scrapy.exporters import JsonLinesItemExporter
+from scrapy.utils.misc import load_object
+
+from .changes import Changes, compare, membership, record_of
+from .exporters import write_items
+from .state import CrawlRecord, StateError, StateStore, history_key
+
+if TYPE_CHECKING:
+    from .audit.context import AuditContext
+    from .facts import CrawlInfo
+    from .findings import Finding
+
+logger = logging.getLogger(__name__)
+
+#: QIVRORA_RESOLVED is written in the findings table's format its name ends with.
+RESOLVED_FORMATS = {".csv": "csv", ".jsonl": "jsonlines", ".jl": "jsonlines", ".json": "json"}
+
+
+class CrawlHistory:
+    def __init__(self, settings: Any) -> None:
+        """Reads QIVRORA_STATE, QIVRORA_RESOLVED and QIVRORA_CLUSTER_CHANGES; ValueError if wrong."""
+        state = str(settings.get("QIVRORA_STATE") or "").strip()
+        self.store = StateStore(state) if state else None
+        self.resolved_path = _path(settings, "QIVRORA_RESOLVED")
+        self.clusters_path = _path(settings, "QIVRORA_CLUSTER_CHANGES")
+        self.resolved_exporter: type | None = None
+        if self.resolved_path is not None:
+            format = RESOLVED_FORMATS.get(self.resolved_path.suffix.lower())
+            if format is None:
+                endings = ", ".join(RESOLVED_FORMATS)
+                raise ValueError(f"QIVRORA_RESOLVED: {str(self.resolved_path)!r} should end with {endings}")
+            self.resolved_exporter = load_object(settings.getdict("FEED_EXPORTERS")[format])
+        if self.store is None and (self.resolved_path or self.clusters_path):
+            raise ValueError(
+                "QIVRORA_RESOLVED and QIVRORA_CLUSTER_CHANGES need a crawl state (QIVRORA_STATE)"
+            )
+        self.key: str | None = None
+        self.previous: CrawlRecord | None = None
+        self.changes: Changes | None = None
+
+    def load_previous(self, crawl: CrawlInfo) -> CrawlRecord | None:
+        """The previous crawl of this history, read before the audit (None: first crawl, or no state)."""
+        if self.store is None:
+            return None
+        self.key = history_key(crawl.start_urls, crawl.scope)
+        try:
+            self.previous = self.store.previous(self.key)
+        except StateError as exc:
+            logger.error("Qivrora could not read the crawl state, so nothing is compared: %s", exc)
+            self.store = None
+        return self.previous
+
+    def compare(self, context: AuditContext, findings: list[Finding]) -> Changes | None:
+        """Mark the findings new or persisting; resolved findings and changed clusters."""
+        if self.store is None:
+            return None
+        self.changes = compare(self.previous, findings, membership(context))
+        return self.changes
+
+    def record(self, context: AuditContext, findings: list[Finding], crawl: CrawlInfo) -> None:
+        """The finished crawl: the changes in the log and their files, the new run in one transaction."""
+        if self.store is None or self.key is None or self.changes is None:
+            return
+        logger.info(self.changes.summary())
+        try:
+            if self.resolved_path is not None and self.resolved_exporter is not None:
+                write_items(self.resolved_path, self.resolved_exporter, self.changes.resolved)
+                logger.info("Qivrora wrote %s", self.resolved_path)
+            if self.clusters_path is not None:
+                write_items(
+                    self.clusters_path, JsonLinesItemExporter, (c.to_dict() for c in self.changes.clusters)
+                )
+                logger.info("Qivrora wrote %s", self.clusters_path)
+        except OSError as exc:
+            logger.error("Qivrora could not write the changes since the previous crawl: %s", exc)
+        finished = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        try:
+            run = self.store.save(self.key, record_of(context, findings, crawl), finished)
+        except StateError as exc:
+            logger.error("Qivrora could not record this crawl in the crawl state: %s", exc)
+            return
+        logger.info("Qivrora recorded this crawl as run %d in %s", run, self.store.path.absolute())
+
+
+def _path(settings: Any, name: str) -> Path | None:
+    value = str(settings.get(name) or "").strip()
+    return Path(value) if value else None
