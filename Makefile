@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: test venv clean
+.PHONY: test demo venv clean
 
 $(BIN)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,9 @@ venv: $(BIN)/.installed
 
 test: venv
 	$(BIN)/python -m pytest
+
+demo: venv
+	$(BIN)/python -m qivrora_spider.demo
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

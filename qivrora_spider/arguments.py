@@ -33,6 +33,8 @@ class CrawlArguments:
 
 
 KNOWN = ("start", "urls", "max_pages", "max_depth", "hosts", "site", "base", "live", "pretty")
+#: What Scrapyd adds to every job's arguments (the job id, the egg version): accepted, not used.
+SCRAPYD = ("_job", "_version")
 
 
 def _url(argument: str, raw: str) -> str:
@@ -99,7 +101,7 @@ def _read_url_list(path: str) -> tuple[str, ...]:
 
 
 def parse_arguments(raw: Mapping[str, object]) -> CrawlArguments:
-    unknown = sorted(set(raw) - set(KNOWN))
+    unknown = sorted(set(raw) - set(KNOWN) - set(SCRAPYD))
     if unknown:
         raise ArgumentError(f"{unknown[0]}: unknown argument; the arguments are {', '.join(KNOWN)}")
     start_raw = str(raw.get("start") or "")

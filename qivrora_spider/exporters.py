@@ -6,9 +6,12 @@ CHECKS.md and nothing else, in its column order. Facts go out only when asked fo
 
 from __future__ import annotations
 
-from typing import Any
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Callable, Iterable
 
-from scrapy.exporters import CsvItemExporter, JsonItemExporter, JsonLinesItemExporter
+from scrapy.exporters import BaseItemExporter, CsvItemExporter, JsonItemExporter, JsonLinesItemExporter
 
 from .facts import FACT_TYPES, fact_to_dict
 from .findings import FINDING_FIELDS, Finding
@@ -53,3 +56,24 @@ class FactsExporter(JsonLinesItemExporter):
     def export_item(self, item: Any) -> Any:
         if isinstance(item, FACT_TYPES):
             self.file.write(self.encoder.encode(fact_to_dict(item)).encode("utf-8") + b"\n")
+
+
+def write_items(
+    path: Path, exporter_class: Callable[..., BaseItemExporter], items: Iterable[Any], *, append: bool = False
+) -> None:
+    """Write items outside a crawl's feeds: to a temporary file, then renamed, so the file is complete
+    or absent (appended to what it held, with `append`)."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            if append and path.exists():
+                file.write(path.read_bytes())
+            exporter = exporter_class(file, encoding="utf-8")
+            exporter.start_exporting()
+            for item in items:
+                exporter.export_item(item)
+            exporter.finish_exporting()
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

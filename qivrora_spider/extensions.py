@@ -1,9 +1,10 @@
 """The closing extension: keep the facts compactly, audit when the crawl is done, hand out findings.
 
 When the crawl runs dry it asks the other components (``crawl_settling``) whether they have work
-left, e.g. statuses to collect; only when a round queues nothing does it run the audit. The
-findings then travel as items through one last ``data:`` request, so feeds export them like any
-item, sorted, after every fact.
+left, e.g. statuses to collect; only when a round queues nothing does it run the audit, with the
+previous crawl of the site from the crawl state (``history``). The findings then travel as items
+through one last ``data:`` request, so feeds export them like any item, sorted, after every fact.
+With JOBDIR the facts are kept there as they arrive (``jobdir``), so a paused crawl keeps them.
 """
 
 from __future__ import annotations
@@ -11,21 +12,26 @@ from __future__ import annotations
 import json
 import logging
 from collections import Counter
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, Spider, signals
 from scrapy.exceptions import DontCloseSpider
+from scrapy.utils.job import job_dir
 
 from .audit import AuditContext, audit, resolve_settings
 from .fact_store import FactStore
 from .facts import FACT_TYPES
 from .findings import SEVERITY_RANK, Finding
-from .signals import crawl_settling
+from .history import CrawlHistory
+from .jobdir import FactLog
+from .report import write_outputs
+from .signals import audit_items, crawl_settling
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from scrapy.http import Response
     from typing_extensions import Self
+
+    from .changes import Changes
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +57,15 @@ class AuditExtension:
         self.findings: list[Finding] | None = None
         self.context: AuditContext | None = None
         self.severity, self.disabled = audit_settings(crawler.settings)
+        self.history = CrawlHistory(crawler.settings)
+        #: Since the previous crawl (None without a crawl state): resolved findings, changed clusters.
+        self.changes: Changes | None = None
+        jobdir = job_dir(crawler.settings)
+        self.fact_log = FactLog(jobdir) if jobdir else None
+        if self.fact_log is not None:
+            self.store.add_all(self.fact_log.load())
+            if len(self.store):
+                logger.info("Resuming the crawl in %s with %d facts gathered before", jobdir, len(self.store))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -58,10 +73,13 @@ class AuditExtension:
         crawler.signals.connect(extension.item_scraped, signal=signals.item_scraped)
         crawler.signals.connect(extension.spider_idle, signal=signals.spider_idle)
         crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)
+        crawler.signals.connect(extension.hand_out, signal=audit_items)
         return extension
 
     def item_scraped(self, item: Any) -> None:
         if isinstance(item, FACT_TYPES):
+            if self.fact_log is not None:
+                self.fact_log.append(item)
             self.store.add(item)
 
     def spider_idle(self, spider: Spider) -> None:
@@ -77,20 +95,43 @@ class AuditExtension:
         crawl_info = getattr(spider, "crawl_info", None)
         if crawl_info is not None:
             self.store.add(crawl_info)
-        self.context = AuditContext(self.store)
+        previous = self.history.load_previous(crawl_info) if crawl_info is not None else None
+        self.context = AuditContext(self.store, previous=previous)
         self.findings = audit(self.context, severity=self.severity, disable=self.disabled)
+        self.changes = self.history.compare(self.context, self.findings)
         self._count(self.findings)
+        self._write_outputs(self.context, self.findings)
         self.crawler.engine.crawl(
-            Request("data:,", callback=self.hand_out, meta={"dont_obey_robotstxt": True}, dont_filter=True)
+            Request(
+                "data:,",
+                callback=spider.parse_audit,  # type: ignore[attr-defined]
+                meta={"dont_obey_robotstxt": True},
+                dont_filter=True,
+            )
         )
         raise DontCloseSpider
 
-    def hand_out(self, response: Response) -> Iterator[Any]:
-        """Facts that only exist at the end (CrawlInfo), then the findings in their sorted order."""
+    def hand_out(self) -> list[Any]:
+        """Facts that only exist at the end (CrawlInfo), then the findings in their sorted order.
+
+        Nothing before the audit: a request queued by a crawl paused right after its audit reaches
+        the resumed crawl, which audits again.
+        """
+        if self.findings is None:
+            return []
         crawl_info = getattr(self.crawler.spider, "crawl_info", None)
-        if crawl_info is not None:
-            yield crawl_info
-        yield from self.findings or ()
+        return [*([crawl_info] if crawl_info is not None else []), *self.findings]
+
+    def _write_outputs(self, context: AuditContext, findings: list[Finding]) -> None:
+        """QIVRORA_REPORT and QIVRORA_FIXES; a file that cannot be written must not cost the feeds."""
+        settings = self.crawler.settings
+        try:
+            for path in write_outputs(
+                context, findings, report=settings.get("QIVRORA_REPORT"), fixes=settings.get("QIVRORA_FIXES")
+            ):
+                logger.info("Qivrora wrote %s", path)
+        except OSError as exc:
+            logger.error("Qivrora could not write the report or the fixes: %s", exc)
 
     def _count(self, findings: list[Finding]) -> None:
         stats = self.crawler.stats
@@ -103,6 +144,11 @@ class AuditExtension:
         stats.set_value("qivrora/clusters", len({f.cluster for f in findings if f.cluster}))
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
+        if self.fact_log is not None:
+            self.fact_log.close()
+        if self.findings is None and self.fact_log is not None and reason == "shutdown":
+            logger.info("The crawl was paused before the audit: run it again with the same JOBDIR to go on.")
+            return
         if self.findings is None:
             logger.error(
                 "The crawl ended (%s) before the audit: no findings were produced. "
@@ -111,6 +157,8 @@ class AuditExtension:
             )
             return
         logger.info(summary(self.findings))
+        if reason == "finished" and self.context is not None:
+            self.history.record(self.context, self.findings, spider.crawl_info)  # type: ignore[attr-defined]
 
 
 def summary(findings: list[Finding], top: int = 5) -> str:

@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Iterator
 
+from .urls import InvalidURL, normalize_url
+
 #: Where an annotation was read.
 SOURCES = ("html", "header", "sitemap")
 
@@ -174,9 +176,21 @@ def fact_from_dict(data: dict[str, Any]) -> Any:
         if key in data:
             data[key] = [nested(**item) for item in data[key]]
     try:
-        return cls(**data)
+        fact = cls(**data)
     except TypeError as exc:
         raise FactsFormatError(f"incomplete {kind} fact: {exc}") from None
+    if isinstance(fact, (Page, TargetStatus)):
+        _check_url(fact.url)  # URLs are node identities: a forged one must not reach the audit
+    return fact
+
+
+def _check_url(url: object) -> None:
+    try:
+        ok = isinstance(url, str) and normalize_url(url) == url
+    except InvalidURL:
+        ok = False
+    if not ok:
+        raise FactsFormatError(f"url {url!r} is not a normalised http(s) URL")
 
 
 def read_facts(lines: Iterable[str], name: str = "<facts>") -> Iterator[Any]:

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-#: CSV column order and JSON keys, exactly as CHECKS.md lists them.
-FINDING_FIELDS = ("check", "name", "severity", "url", "target", "hreflang", "source", "cluster", "message")
+#: CSV column order and JSON keys: CHECKS.md's, then `change` (since the previous crawl of the site).
+FINDING_FIELDS = ("check", "name", "severity", "url", "target", "hreflang", "source", "cluster", "message", "change")
+
+#: Values of `change`: the finding was not there at the previous crawl, was there, or was there and is
+#: gone (a resolved finding is listed apart, never among the findings). Empty without a crawl state.
+CHANGES = ("new", "persisting", "resolved")
 
 SEVERITY_RANK = {"error": 0, "warning": 1, "notice": 2}
 
@@ -21,6 +25,7 @@ class Finding:
     source: str = ""
     cluster: str = ""
     message: str = ""
+    change: str = ""
 
     def sort_key(self) -> tuple[int, str, str, str, str, str, str]:
         """Severity, check, url, target, hreflang: two crawls of one site give identical files."""

@@ -183,12 +183,57 @@ def _link_defect(rel: list[str], attrs: dict[str, str], typo: str | None) -> str
     return None
 
 
+_WHITESPACE_RUN = re.compile(r"\s+")  # str.isspace()'s set, as str.split() uses it
+
+
+_WINDOW = 256 * 1024
+
+
 def _fingerprint(parts: list[str]) -> str:
     text = " ".join(parts)
     for volatile in _VOLATILE:
         text = volatile.sub("", text)
-    data = " ".join(text.split()).encode("utf-8", "surrogatepass")
-    return blake2b(data, digest_size=16).hexdigest()
+    # The hash of `" ".join(text.split())`, computed window by window: splitting a 15 MB page at
+    # once makes a list of every word (160 MB). A space owed at a window's end is written before
+    # the next word, so a run of whitespace across windows is one space, as in the one-shot form.
+    digest = blake2b(digest_size=16)
+    owed = started = False
+    for start in range(0, len(text), _WINDOW):
+        window = _WHITESPACE_RUN.sub(" ", text[start : start + _WINDOW])
+        if window.startswith(" "):
+            owed, window = True, window[1:]
+        trailing = window.endswith(" ")
+        if trailing:
+            window = window[:-1]
+        if window:
+            if owed and started:
+                digest.update(b" ")
+            digest.update(window.encode("utf-8", "surrogatepass"))
+            started, owed = True, trailing
+        else:
+            owed = owed or trailing
+    return digest.hexdigest()
+
+
+class _TextParts:
+    """The text pieces of a page for its fingerprint, folded into chunks as they come: a 15 MB page
+    has a million pieces, ~60 bytes of overhead each. `parts()` joins to the same text."""
+
+    __slots__ = ("_chunks", "_pending")
+
+    def __init__(self) -> None:
+        self._chunks: list[str] = []
+        self._pending: list[str] = []
+
+    def append(self, piece: str) -> None:
+        pending = self._pending
+        pending.append(piece)
+        if len(pending) >= 4096:
+            self._chunks.append(" ".join(pending))
+            pending.clear()
+
+    def parts(self) -> list[str]:
+        return [*self._chunks, *self._pending]
 
 
 class _Extractor(HTMLParser):
@@ -211,7 +256,7 @@ class _Extractor(HTMLParser):
         self._meta_robots: str | None = None
         self._links: dict[str, None] = {}
         self._base_href: str | None = None
-        self._text: list[str] = []
+        self._text = _TextParts()
 
     def facts(self) -> HtmlFacts:
         return HtmlFacts(
@@ -224,7 +269,7 @@ class _Extractor(HTMLParser):
             meta_robots=self._meta_robots,
             links=list(self._links),
             base_href=self._base_href,
-            fingerprint=_fingerprint(self._text),
+            fingerprint=_fingerprint(self._text.parts()),
         )
 
     # -- insertion mode (WHATWG 13.2.6.4.1 to 13.2.6.4.6) --

@@ -2,32 +2,25 @@
 
 Which URLs those are is only known when the crawl has nothing left to do: a redirect destination
 may still be fetched as a page, a sitemap entry may still be reached by a link. So the pipeline
-notes every URL the facts point at, and when the crawl settles it HEADs those nobody fetched
-(falling back to GET where HEAD is refused), and follows redirect chains the same way.
+notes every URL the facts point at, and when the crawl settles has the spider HEAD those nobody
+fetched (falling back to GET where HEAD is refused); redirect chains are followed the same way.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterator
 
-from scrapy import Request
-from scrapy.exceptions import IgnoreRequest
+from scrapy import signals
 
 from .facts import Page, SitemapEntry, TargetStatus
-from .fetch_errors import describe_failure
-from .page_facts import resolve
+from .jobdir import kept
 from .signals import crawl_settling
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
-    from scrapy.http import Response
-    from twisted.python.failure import Failure
     from typing_extensions import Self
 
     from .spiders.hreflang import HreflangSpider
-
-#: Answers that mean "this server does not do HEAD", not "this URL is broken".
-HEAD_REFUSED = (405, 501)
 
 
 def referenced(fact: Any) -> Iterator[str]:
@@ -47,6 +40,11 @@ class StatusPipeline:
         self.crawler = crawler
         self.pending: set[str] = set()
         crawler.signals.connect(self.crawl_settling, signal=crawl_settling)
+        crawler.signals.connect(self.engine_started, signal=signals.engine_started)
+
+    def engine_started(self) -> None:
+        """With JOBDIR, go on with the URLs a paused crawl had noted."""
+        self.pending = kept(self.spider, "qivrora/pending", self.pending)
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -65,38 +63,7 @@ class StatusPipeline:
         queued = 0
         for url in sorted(self.pending):
             if self.spider.claim(url):
-                self.crawler.engine.crawl(self._request(url, "HEAD"))
+                self.crawler.engine.crawl(self.spider.status(url))
                 queued += 1
         self.pending.clear()
         return queued
-
-    def _request(self, url: str, method: str) -> Request:
-        return Request(
-            url,
-            method=method,
-            callback=self.parse_status,
-            errback=self.status_failed,
-            meta={"qivrora_url": url, "qivrora_headers_only": True},
-            priority=-10,
-        )
-
-    def parse_status(self, response: Response) -> Iterator[Any]:
-        request = response.request
-        assert request is not None
-        url = request.meta["qivrora_url"]
-        if request.method == "HEAD" and response.status in HEAD_REFUSED:
-            yield self._request(url, "GET")
-            return
-        location = response.headers.get(b"Location")
-        yield TargetStatus(
-            url=url,
-            method=request.method,
-            status=response.status,
-            location=resolve(location.decode("latin-1"), url) if location and 300 <= response.status < 400 else None,
-        )
-
-    def status_failed(self, failure: Failure) -> Iterator[Any]:
-        if failure.check(IgnoreRequest):
-            return
-        request = failure.request  # type: ignore[attr-defined]
-        yield TargetStatus(url=request.meta["qivrora_url"], method=request.method, error=describe_failure(failure)[0])

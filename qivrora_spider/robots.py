@@ -98,6 +98,11 @@ class RobotsMiddleware:
         except Exception as exc:  # a dead host answers nothing; its robots.txt is a fact all the same
             fact.error = describe_failure(exc)[0]
         if response is not None and response.status == 200:
+            if len(response.body) > MAX_ROBOTS_BYTES:
+                logger.warning(
+                    "robots.txt of %s is %s bytes: only its first %s bytes are obeyed, as Google reads them",
+                    where, f"{len(response.body):,}", f"{MAX_ROBOTS_BYTES:,}",
+                )
             parser = Protego.parse(response.body[:MAX_ROBOTS_BYTES].decode("utf-8", "replace"))
             fact.exists = True
             fact.sitemaps = _sitemaps(parser, url)

@@ -7,6 +7,8 @@ was fetched once.
 
 from __future__ import annotations
 
+import socket
+import struct
 import threading
 import time
 from collections import Counter
@@ -23,6 +25,7 @@ class Route:
     content_type: str | None = "text/html; charset=utf-8"
     headers: list[tuple[str, str]] = field(default_factory=list)
     delay: float = 0.0  # seconds before answering (a slow server)
+    reset: bool = False  # drop the connection without answering (TCP reset)
 
     def payload(self) -> bytes:
         return self.body.encode("utf-8") if isinstance(self.body, str) else self.body
@@ -110,6 +113,13 @@ class SiteServer:
                 route = server.routes.get(self.path, NOT_FOUND)
                 if route.delay:
                     time.sleep(route.delay)
+                if route.reset:
+                    # SO_LINGER 0: closing sends RST, not FIN; nothing more is read or written.
+                    self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    self.rfile.close()  # the socket closes when its last file does
+                    self.connection.close()
+                    self.close_connection = True
+                    return
                 payload = route.payload()
                 self.send_response(route.status)
                 if route.content_type:

@@ -55,6 +55,8 @@ def read_sitemap(
             child = resolve(item.loc)
             if child is None:
                 sitemap.errors.append(f"line {item.line}: <loc> {item.loc!r} of a child sitemap is not a URL")
+            elif child == url:
+                sitemap.errors.append(f"line {item.line}: the sitemap index lists itself, and indexes cannot nest")
             elif child not in sitemap.children:
                 sitemap.children.append(child)
     result = reader.result

@@ -40,6 +40,9 @@ COOKIES_ENABLED = False
 # robots.txt is obeyed by Qivrora's own middleware, which also records it as a fact.
 ROBOTSTXT_OBEY = False
 DOWNLOADER_MIDDLEWARES = {
+    # First of all: a request to an internal address (127/8, 10/8, 169.254.169.254, ::1, ... or a host
+    # name resolving to one) is not sent unless its host is a start host (QIVRORA_ALLOW_PRIVATE).
+    "qivrora_spider.private_guard.PrivateAddressGuard": 50,
     "qivrora_spider.robots.RobotsMiddleware": 100,
     # Only with -a site=FOLDER -a base=URL: the folder answers instead of the network.
     "qivrora_spider.offline.StaticSiteMiddleware": 950,
@@ -63,14 +66,35 @@ FEED_EXPORTERS = {
     "facts": "qivrora_spider.exporters.FactsExporter",
 }
 FEED_EXPORT_ENCODING = "utf-8"
+#: Local feeds are written to a temporary file renamed over the target when complete: a killed crawl
+#: leaves the previous file (or none), never half of one.
+FEED_STORAGES = {
+    "": "qivrora_spider.feed_storage.AtomicFileFeedStorage",
+    "file": "qivrora_spider.feed_storage.AtomicFileFeedStorage",
+}
 
 # Qivrora's own settings.
 #: Per-check severity overrides, e.g. {"HL109": "warning"} or -s QIVRORA_SEVERITY='{"HL109":"warning"}'.
 QIVRORA_SEVERITY: dict[str, str] = {}
 #: Checks to skip, e.g. -s QIVRORA_DISABLE=HL203,SM002.
 QIVRORA_DISABLE: list[str] = []
+#: Path of report.html, written right after the audit (also by `scrapy hreflang-report`); "" writes none.
+#: One self-contained page for people: summary, a matrix and a picture per cluster, fixes, findings.
+QIVRORA_REPORT = ""
+#: Path of the fixes file, one JSON line per cluster: the annotations the site should publish; "" writes none.
+QIVRORA_FIXES = ""
 #: Seconds between progress lines in the log (0: none).
 QIVRORA_PROGRESS_INTERVAL = 10.0
+#: The crawl state (SQLite): what earlier crawls of each site saw, for SM010/SM011 and the findings'
+#: `change` column (new, persisting); relative to the working directory; "" keeps no state.
+QIVRORA_STATE = ".qivrora/state.sqlite"
+#: Where to write the findings resolved since the previous crawl (.csv, .jsonl or .json); "": nowhere.
+QIVRORA_RESOLVED = ""
+#: Where to write the clusters changed since the previous crawl, one JSON line each; "": nowhere.
+QIVRORA_CLUSTER_CHANGES = ""
+#: Fetch URLs on internal addresses (loopback, private networks, link-local, ...) on any host, not only
+#: on the start hosts. Off by default: a crawled site must not make Qivrora reach into its network.
+QIVRORA_ALLOW_PRIVATE = False
 
 TELNETCONSOLE_ENABLED = False
 LOG_LEVEL = "INFO"

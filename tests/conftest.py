@@ -30,6 +30,8 @@ FAST = {
     "LOG_LEVEL": "INFO",
     "DOWNLOAD_TIMEOUT": 5,
     "RETRY_TIMES": 1,
+    # No crawl state: each test crawl stands alone (tests of the state give it a file of their own).
+    "QIVRORA_STATE": "",
 }
 
 

@@ -27,5 +27,4 @@ def test_registry_matches_the_contract_in_checks_md():
     rows = re.findall(r"^\| (HL\d{3}|SM\d{3}) \| ([a-z0-9-]+) \| (error|warning|notice) \|", (SHARED / "CHECKS.md").read_text(), re.M)
     contract = {check_id: (name, severity) for check_id, name, severity in rows}
     registered = {c.id: (c.name, c.severity) for c in CHECKS.values()}
-    # SM010 and SM011 need memory between crawls (the scheduled-crawls issue).
-    assert registered == {k: v for k, v in contract.items() if k not in {"SM010", "SM011"}}
+    assert registered == contract

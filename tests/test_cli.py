@@ -15,7 +15,7 @@ from qivrora_spider.findings import FINDING_FIELDS
 from .conftest import ROOT
 from .fixture_sites import multilingual_site
 
-FAST = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "LOG_LEVEL=INFO"]
+FAST = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "LOG_LEVEL=INFO", "-s", "QIVRORA_STATE="]
 
 
 def scrapy(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
@@ -81,6 +81,7 @@ def test_hreflang_report_rejects_a_file_that_is_not_facts(tmp_path):
         (["-a", "max_pages=ten"], "qivrora: max_pages: 'ten' is not a whole number"),
         (["-s", "QIVRORA_FAIL_ON=sometimes"], "qivrora: QIVRORA_FAIL_ON: 'sometimes' is not one of"),
         (["-s", "QIVRORA_DISABLE=HL999"], "qivrora: QIVRORA_DISABLE names unknown check 'HL999'"),
+        (["-s", "QIVRORA_STATE=s.db", "-s", "QIVRORA_RESOLVED=gone.txt"], "qivrora: QIVRORA_RESOLVED: 'gone.txt' should end"),
     ],
 )
 def test_a_bad_argument_stops_before_any_request_with_one_line(site, arguments, message):
@@ -101,3 +102,13 @@ def test_fail_on_sets_the_exit_status(demo, tmp_path):
     disabled = "HL201,HL203,HL401,HL405,HL601,SM002,HL109"
     clean = scrapy("crawl", "hreflang", "-a", start, "-O", out, "-s", "QIVRORA_FAIL_ON=error", "-s", f"QIVRORA_DISABLE={disabled}", *FAST)
     assert clean.returncode == 0, clean.stderr[-2000:]
+
+
+def test_hreflang_report_rejects_a_forged_url_in_one_line(tmp_path):
+    forged = tmp_path / "facts.jsonl"
+    forged.write_text('{"fact": "page", "url": "javascript:alert(1)", "requested": "x", "status": 200}\n')
+    report = scrapy("hreflang-report", str(forged), "-O", str(tmp_path / "out.csv"))
+    assert report.returncode == 2
+    assert report.stderr.strip().splitlines() == [
+        f"qivrora: {forged}:1: url 'javascript:alert(1)' is not a normalised http(s) URL"
+    ]

@@ -18,6 +18,7 @@ import networkx as nx
 from ..fact_store import FactStore
 from ..facts import Annotation, Page, SitemapEntry, TargetStatus
 from ..hreflang_values import canonical_hreflang
+from ..state import CrawlRecord
 from ..urls import HrefKind, classify_href
 
 #: Longest redirect chain followed when explaining where an alternate ends up.
@@ -57,11 +58,17 @@ def is_usable(annotation: Annotation) -> bool:
 
 
 class AuditContext:
-    def __init__(self, store: FactStore, now: datetime | None = None) -> None:
+    """``previous``: the previous crawl of the site (SM010, SM011), an input like the facts: the state
+    is read before the audit, never by a check."""
+
+    def __init__(
+        self, store: FactStore, now: datetime | None = None, previous: CrawlRecord | None = None
+    ) -> None:
         self.store = store
         self.pages = store.pages
         self.statuses = store.statuses
         self.now = now or self._crawl_time()
+        self.previous = previous
 
     def _crawl_time(self) -> datetime:
         for crawl in self.store.crawls:

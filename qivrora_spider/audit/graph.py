@@ -37,7 +37,10 @@ _LIMITS = {
     "max_pages": "the crawl stopped at its page limit (`-a max_pages`) before reaching it",
     "max_depth": "it lies beyond the crawl's depth limit (`-a max_depth`)",
     "excluded": "its host or path is excluded from the crawl",
-    "private": "it resolves to a private network address, which the crawl does not fetch",
+    "private": (
+        "it points at an internal address (loopback, private network, link-local), which the crawl does not "
+        "fetch (QIVRORA_ALLOW_PRIVATE) and search engines cannot reach"
+    ),
 }
 
 

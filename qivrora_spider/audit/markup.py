@@ -311,6 +311,14 @@ def _render(ignored: IgnoredAnnotation) -> str:
     return f"`<{ignored.tag}{attrs}>`"
 
 
+#: Elements that carry annotations; hreflang on any other element (an `<a>`) is only a hint.
+_LINK_TAGS = frozenset({"link", "xhtml:link", "Link"})
+
+
+def _annotated_targets(ctx: AuditContext, url: str) -> set[str]:
+    return {a.url for a in ctx.usable_annotations(url) if a.url is not None}
+
+
 @check(
     "HL104",
     "incomplete-annotation",
@@ -324,7 +332,9 @@ ignored, so the alternate is missing from the cluster.
 """,
     example="""
 `<link rel="alternative" hreflang="de" href="https://example.com/de/">`;
-`<a href="https://example.com/de/" hreflang="de">Deutsch</a>` as the only annotation.
+`<a href="https://example.com/de/" hreflang="de">Deutsch</a>` as the only annotation of that page.
+An `<a hreflang>` (a language switcher) whose target the page also annotates properly is harmless
+and not reported.
 """,
     fix="""
 Write `<link rel="alternate" hreflang="de" href="https://example.com/de/">` in <head> (or the
@@ -345,6 +355,8 @@ def incomplete_annotation(ctx: AuditContext) -> Iterator[Hit]:
                 target = normalize_url(href, base)
             except InvalidURL:
                 target = href
+        if ignored.tag not in _LINK_TAGS and target in _annotated_targets(ctx, url):
+            continue  # a language switcher's <a hreflang> beside a real annotation: harmless
         line = f" at line {ignored.line}" if ignored.line else ""
         if ignored.source == "sitemap":
             line = f" in sitemap {code(sitemap or 'unknown')}{line}"

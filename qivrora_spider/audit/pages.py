@@ -100,6 +100,19 @@ def _annotated_pages(ctx: AuditContext) -> Iterator[str]:
             yield url
 
 
+def variant_self_references(ctx: AuditContext) -> dict[str, list[str]]:
+    """Page -> the variants of its URL it names instead of itself: HL110's findings.
+
+    HL4xx leave these pairs to HL110: a slashless or http:// self-reference typically redirects,
+    and correcting the href is the one fix, so it is one finding, not also "alternate redirects".
+    """
+    return {
+        url: variants
+        for url in _annotated_pages(ctx)
+        if url not in ctx.declared(url) and (variants := self_variants(ctx, url))
+    }
+
+
 @check(
     "HL108",
     "missing-self-reference",
@@ -188,8 +201,9 @@ def missing_x_default(ctx: AuditContext) -> Iterator[Hit]:
 A self-reference must name the page's own URL exactly. One that names a variant (`http://` on an
 `https://` page, a missing or extra trailing slash, another letter case) points search engines at
 another URL, which typically redirects or is a duplicate, so the page is not confirmed as its own
-language. Qivrora reports this instead of HL108 (missing-self-reference), with the variant as
-`target`, because the fix is to correct that href, not to add an annotation.
+language. Qivrora reports this instead of HL108 (missing-self-reference), and instead of HL401 to
+HL406 where the variant redirects or fails, with the variant as `target`, because the fix is to
+correct that href, not to add an annotation or repair the variant.
 """,
     example="""
 `https://example.com/en/` carries `<link rel="alternate" hreflang="en" href="http://example.com/en">`.
@@ -199,12 +213,7 @@ Write the page's own URL, exactly as it is served: `href="https://example.com/en
 """,
 )
 def self_reference_variant(ctx: AuditContext) -> Iterator[Hit]:
-    for url in _annotated_pages(ctx):
-        if url in ctx.declared(url):
-            continue
-        variants = self_variants(ctx, url)
-        if not variants:
-            continue
+    for url, variants in variant_self_references(ctx).items():
         found = annotations_for(ctx, url, set(variants))
         first = found[0]
         sources = sources_of(found)

@@ -6,7 +6,8 @@ lists the URL twice; the message gives the line of the first listing. Each liste
 SM001 when it does not answer 200 (a redirect names where it ends), SM012 when it answers 200 but may
 not be indexed. A URL the crawl did not examine is neither (robots.txt aside, which is SM012).
 
-SM010 and SM011 compare two crawls and live with the crawl state, not here.
+SM010 and SM011 compare an entry with the previous crawl of the site (``ctx.previous``, read from the
+crawl state before the audit); without a previous crawl they find nothing.
 """
 
 from __future__ import annotations
@@ -116,6 +117,11 @@ def sitemap_url_not_ok(ctx: AuditContext) -> Iterator[Hit]:
             why = f"{answers(status)}: list only URLs that answer 200, or restore the page"
         elif record.error:
             why = f"cannot be reached ({record.error}): correct the URL or fix its host"
+        elif getattr(record, "not_examined", None) == "private":
+            why = (
+                "points at an internal address (loopback, private network, link-local), which the crawl does "
+                "not fetch and search engines cannot reach: list only public URLs"
+            )
         else:
             continue  # not examined: robots.txt is SM012, crawl limits leave it unknown
         yield _entry_hit(entry, f"{_lists(entry)}, which {why}.")
@@ -244,7 +250,9 @@ def sitemap_invalid(ctx: AuditContext) -> Iterator[Hit]:
         if sitemap.via == "probe" and sitemap.sitemap_kind is None:
             continue  # nothing (or no sitemap) at the guessed /sitemap.xml: not a defect
         problems = []
-        if sitemap.error:
+        if sitemap.error == "private":
+            problems.append("it points at an internal address, which the crawl does not fetch and search engines cannot reach")
+        elif sitemap.error:
             problems.append(f"fetching it failed ({sitemap.error})")
         problems += sitemap.errors
         if sitemap.status == 200 and sitemap.sitemap_kind is None and not problems:
@@ -470,6 +478,93 @@ def lastmod_bulk_stamped(ctx: AuditContext) -> Iterator[Hit]:
                 f"have the lastmod date {day.isoformat()}: take each `<lastmod>` from the page's last "
                 "content change, not from the time the sitemap is generated.",
                 source="sitemap",
+            )
+
+
+def _compared(ctx: AuditContext) -> Iterator[tuple[SitemapEntry, str, bool, bool]]:
+    """Entries to judge against the previous crawl: (entry, lastmod then, content changed, lastmod advanced).
+
+    Only where both crawls saw the page answer 200 with content and both `<lastmod>`s are valid: a page
+    that failed, or a date that cannot be read (SM007), says nothing about honesty.
+    """
+    if ctx.previous is None:
+        return
+    for (_, url), entry in _listed(ctx).items():
+        page, before = ctx.pages.get(url), ctx.previous.pages.get(url)
+        if page is None or page.status != 200 or not page.fingerprint or before is None or not before.lastmod:
+            continue
+        now_date = parse_w3c_datetime(entry.lastmod) if entry.lastmod else None
+        then_date = parse_w3c_datetime(before.lastmod)
+        if now_date is not None and then_date is not None:
+            yield entry, before.lastmod, page.fingerprint != before.fingerprint, now_date > then_date
+
+
+def _previous_crawl(ctx: AuditContext) -> str:
+    assert ctx.previous is not None
+    return f"the previous crawl ({ctx.previous.started[:10]})"
+
+
+@check(
+    "SM010",
+    "lastmod-without-change",
+    "warning",
+    why="""
+Search engines use `<lastmod>` to decide which pages to crawl again, and only as long as it proves true.
+A `<lastmod>` that advances while the page stays the same (a generator that stamps the build time)
+sends crawlers to unchanged pages, wastes crawl budget, and teaches search engines to ignore the
+sitemap's dates, including the true ones. Judged against the previous crawl: the page's content
+fingerprint (its text and attribute values, ignoring scripts, styles, dates, times and tokens that
+change on every request) is compared with what it was then.
+""",
+    example="""
+At the previous crawl `https://example.com/de/` was listed with `<lastmod>2024-05-01</lastmod>`; tonight
+it is listed with `<lastmod>2024-05-02</lastmod>`, and its content is the same.
+""",
+    fix="""
+Take `<lastmod>` from the time the page's main content last changed (the CMS's modification date), not
+from the time the sitemap or the page is generated.
+""",
+)
+def lastmod_without_change(ctx: AuditContext) -> Iterator[Hit]:
+    for entry, then, changed, advanced in _compared(ctx):
+        if advanced and not changed:
+            yield _entry_hit(
+                entry,
+                f"{_lists(entry)} with `<lastmod>{entry.lastmod}</lastmod>`, later than the `{then}` it had at "
+                f"{_previous_crawl(ctx)}, but the page's content has not changed since: advance `<lastmod>` "
+                "only when the content changes.",
+            )
+
+
+@check(
+    "SM011",
+    "change-without-lastmod",
+    "notice",
+    why="""
+A page whose content changed while its `<lastmod>` stayed the same (or went back) waits for search
+engines to come back by chance: the sitemap tells them nothing new is there, so the change, a new
+language version or corrected hreflang annotations included, reaches the index late. Judged against
+the previous crawl: the page's content fingerprint (its text and attribute values, ignoring scripts,
+styles, dates, times and tokens that change on every request) is compared with what it was then.
+""",
+    example="""
+At the previous crawl `https://example.com/fr/` was listed with `<lastmod>2024-05-01</lastmod>`; since
+then its text and its hreflang annotations changed, and the sitemap still says `2024-05-01`.
+""",
+    fix="""
+Update `<lastmod>` whenever the page's main content changes: generate it from the page's modification
+date rather than keeping it by hand.
+""",
+)
+def change_without_lastmod(ctx: AuditContext) -> Iterator[Hit]:
+    for entry, then, changed, advanced in _compared(ctx):
+        if changed and not advanced:
+            how = "the same as" if entry.lastmod == then else "not later than"
+            yield _entry_hit(
+                entry,
+                f"{_lists(entry)} with `<lastmod>{entry.lastmod}</lastmod>`, {how} the `{then}` it had at "
+                f"{_previous_crawl(ctx)}, although the page's content has changed since: set `<lastmod>` to "
+                "the time of that change.",
             )
 
 

@@ -7,7 +7,8 @@ target) pair: where one page names the target in several sources, the row names 
 HTTP header, sitemap, and the message lists every place the annotation must be changed. Annotations
 search engines ignore (bad value, outside <head>) count too, as long as their target URL is known: a
 404 stays a 404 once the value is fixed. A target the crawl did not examine (limits, exclusions) is
-HL206, not a pass and not one of these.
+HL206, not a pass and not one of these. A page that names a variant of its own URL instead of itself
+(a slashless self-reference that redirects) is HL110's, whose fix, the page's own URL, cures this too.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Callable, Iterator
 from ..facts import Page
 from ..urls import origin
 from .context import MAX_CHAIN, AuditContext, places
+from .pages import variant_self_references
 from .registry import Hit, check
 
 #: Page.error / TargetStatus.error kinds, as a message says them.
@@ -64,7 +66,10 @@ def answers(status: int) -> str:
 def _pair_hits(ctx: AuditContext, check_id: str, explain: Callable[[str], str]) -> Iterator[Hit]:
     """One hit per (page, target) pair whose target `check_id` judges; `explain` says why and the fix."""
     verdicts: dict[str, str | None] = {}
+    variants = variant_self_references(ctx)
     for (url, target), found in ctx.pairs.items():
+        if target in variants.get(url, ()):
+            continue  # a self-reference to a variant of the page's URL: HL110
         if target not in verdicts:
             verdicts[target] = _verdict(ctx, target)
         if verdicts[target] != check_id:
@@ -102,6 +107,8 @@ def redirect_story(ctx: AuditContext, url: str, use: str = "annotate") -> str:
         state = (
             f"cannot be reached ({final.error})" if final is not None and final.error else "was not examined"
         )
+        if getattr(final, "not_examined", None) == "private":
+            state = "points at an internal address, which the crawl does not fetch and search engines cannot reach"
         return f"{path}, which {state}: {use} the final URL directly once it answers 200"
     if final.status == 200:
         return f"{path}: {use} {chain[-1]} directly"

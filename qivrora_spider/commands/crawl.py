@@ -14,6 +14,7 @@ from scrapy.commands.crawl import Command as ScrapyCrawl
 from ..arguments import ArgumentError, parse_arguments
 from ..extensions import audit_settings
 from ..findings import SEVERITY_RANK, at_or_above
+from ..history import CrawlHistory
 
 if TYPE_CHECKING:
     import argparse
@@ -45,6 +46,7 @@ class Command(ScrapyCrawl):
         try:
             self._fail_on = fail_on(self.settings)
             audit_settings(self.settings)
+            CrawlHistory(self.settings)
             if args and args[0] == "hreflang":
                 parse_arguments(opts.spargs)
         except ValueError as exc:

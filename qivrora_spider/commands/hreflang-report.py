@@ -3,14 +3,13 @@
 (Scrapy names a command after its module, hence the hyphen in this file's name.)
 
 Runs the same ``audit()`` the crawl runs, over facts exported by one or many crawls (`-o
-facts.jsonl:facts`), merged and de-duplicated, and writes the same feeds.
+facts.jsonl:facts`), merged and de-duplicated, and writes the same feeds, and the same report and
+fixes where ``QIVRORA_REPORT`` and ``QIVRORA_FIXES`` say.
 """
 
 from __future__ import annotations
 
-import os
 import sys
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,11 +18,13 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.conf import feed_process_params_from_cli
 from scrapy.utils.misc import load_object
 
-from ..audit import audit
+from ..audit import AuditContext, audit
+from ..exporters import write_items
 from ..extensions import audit_settings, summary
 from ..fact_store import FactStore
 from ..facts import read_facts
 from ..findings import at_or_above
+from ..report import write_outputs
 from .crawl import FINDINGS_FAILED, USAGE_ERROR, fail_on
 
 if TYPE_CHECKING:
@@ -65,27 +66,23 @@ class Command(ScrapyCommand):
             print(f"qivrora: {detail}", file=sys.stderr)
             self.exitcode = USAGE_ERROR
             return
-        findings = audit(store, severity=severity, disable=disabled)
+        context = AuditContext(store)
+        findings = audit(context, severity=severity, disable=disabled)
         feeds = feed_process_params_from_cli(self.settings, opts.output or [], overwrite_output=opts.overwrite_output)
         for uri, options in feeds.items():
             self._write(uri, options, findings)
         print(summary(findings), file=sys.stderr)
+        try:
+            report, fixes = self.settings.get("QIVRORA_REPORT"), self.settings.get("QIVRORA_FIXES")
+            write_outputs(context, findings, report=report, fixes=fixes)
+        except OSError as exc:
+            print(f"qivrora: cannot write the report or the fixes: {exc}", file=sys.stderr)
+            self.exitcode = USAGE_ERROR
+            return
         if level is not None and any(f.severity in at_or_above(level) for f in findings):
             self.exitcode = FINDINGS_FAILED
 
     def _write(self, uri: str, options: dict[str, object], findings: list[Finding]) -> None:
-        """Write to a temporary file and rename, so a feed is complete or absent."""
         assert self.settings is not None
         exporter_class = load_object(self.settings.getdict("FEED_EXPORTERS")[options["format"]])
-        path = Path(uri.removeprefix("file://"))
-        append = not options.get("overwrite") and path.exists()
-        handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.")
-        with os.fdopen(handle, "wb") as file:
-            if append:
-                file.write(path.read_bytes())
-            exporter = exporter_class(file, encoding="utf-8")
-            exporter.start_exporting()
-            for finding in findings:
-                exporter.export_item(finding)
-            exporter.finish_exporting()
-        os.replace(temporary, path)
+        write_items(Path(uri.removeprefix("file://")), exporter_class, findings, append=not options.get("overwrite"))

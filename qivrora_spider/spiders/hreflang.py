@@ -7,19 +7,23 @@ sitemap_facts); this class decides what to fetch next, and fetches every URL at 
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Iterator
 
 from scrapy import Request, Spider, signals
 from scrapy.exceptions import IgnoreRequest, StopDownload
-from scrapy.http import Response, TextResponse
+from scrapy.http import Response
 from twisted.python.failure import Failure
 
 from ..arguments import CrawlArguments, Scope, parse_arguments
 from ..facts import Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
 from ..fetch_errors import describe_failure
+from ..jobdir import kept
 from ..page_facts import build_page, followable, resolve
-from ..signals import robots_recorded
+from ..page_text import page_text
+from ..http_limits import allow_long_header_lines
+from ..signals import audit_items, robots_recorded
 from ..sitemap_facts import read_sitemap
 from ..sitemap_parse import sniff_sitemap
 from ..urls import origin
@@ -34,6 +38,18 @@ logger = logging.getLogger(__name__)
 BODY_TYPES = ("text/", "application/xhtml", "application/xml", "application/gzip", "application/x-gzip",
               "application/octet-stream", "application/rss+xml", "application/atom+xml")
 
+#: Answers that mean "this server does not do HEAD", not "this URL is broken".
+HEAD_REFUSED = (405, 501)
+
+
+@dataclass(slots=True)
+class Memory:
+    """What the spider remembers so that every URL is fetched once; with JOBDIR, kept across a pause."""
+
+    crawl_info: CrawlInfo
+    seen: set[str] = field(default_factory=set)
+    fetched_documents: int = 0
+
 
 class HreflangSpider(Spider):
     name = "hreflang"
@@ -42,28 +58,38 @@ class HreflangSpider(Spider):
         self.arguments: CrawlArguments = parse_arguments(kwargs)
         super().__init__(*args)
         self.scope = Scope(self.arguments)
-        self.seen: set[str] = set()
-        self.fetched_documents = 0
-        self.crawl_info = CrawlInfo(
-            started=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            start_urls=list(self.arguments.start or self.arguments.urls),
-            scope=self.scope.describe(),
+        self.memory = Memory(
+            CrawlInfo(
+                started=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                start_urls=list(self.arguments.start or self.arguments.urls),
+                scope=self.scope.describe(),
+            )
         )
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
         spider = super().from_crawler(crawler, *args, **kwargs)
+        allow_long_header_lines()  # a Link header listing many alternates is longer than 16 KiB
         crawler.signals.connect(spider.robots_recorded, signal=robots_recorded)
         crawler.signals.connect(spider.headers_received, signal=signals.headers_received)
+        crawler.signals.connect(spider.engine_started, signal=signals.engine_started)
         return spider
+
+    def engine_started(self) -> None:
+        """With JOBDIR, go on from what a paused crawl remembered (loaded by now, at spider_opened)."""
+        self.memory = kept(self, "qivrora/spider", self.memory)
+
+    @property
+    def crawl_info(self) -> CrawlInfo:
+        return self.memory.crawl_info
 
     # --- what to fetch -----------------------------------------------------------------------
 
     def claim(self, url: str) -> bool:
         """True the first time a URL is asked for: every URL is fetched at most once per crawl."""
-        if url in self.seen:
+        if url in self.memory.seen:
             return False
-        self.seen.add(url)
+        self.memory.seen.add(url)
         return True
 
     def _limit_reached(self, limit: str) -> None:
@@ -77,15 +103,15 @@ class HreflangSpider(Spider):
 
     def document(self, url: str, *, depth: int, from_start: bool = False) -> Iterator[Request | TargetStatus]:
         """GET a page or an alternate (any type: a PDF carries hreflang in its Link header)."""
-        if url in self.seen:
+        if url in self.memory.seen:
             return
         limit = self.arguments.max_pages
-        if limit is not None and self.fetched_documents >= limit:
+        if limit is not None and self.memory.fetched_documents >= limit:
             self._limit_reached("max_pages")
             yield TargetStatus(url=url, not_examined="max_pages")
             return
         self.claim(url)
-        self.fetched_documents += 1
+        self.memory.fetched_documents += 1
         in_scope = url in self.scope and not self.arguments.list_mode
         yield Request(
             url,
@@ -103,6 +129,17 @@ class HreflangSpider(Spider):
                 meta={"qivrora_url": url, "qivrora_via": via, "qivrora_parent": parent},
                 priority=10,
             )
+
+    def status(self, url: str, method: str = "HEAD") -> Request:
+        """Only the status of a URL nobody fetched (the status pipeline asks, when the crawl settles)."""
+        return Request(
+            url,
+            method=method,
+            callback=self.parse_status,
+            errback=self.status_failed,
+            meta={"qivrora_url": url, "qivrora_headers_only": True},
+            priority=-10,
+        )
 
     async def start(self) -> AsyncIterator[Any]:
         for url in self.arguments.urls:
@@ -146,17 +183,36 @@ class HreflangSpider(Spider):
     def parse_robots_start(self, response: Response) -> None:
         return None
 
+    def parse_status(self, response: Response) -> Iterator[Any]:
+        request = response.request
+        assert request is not None
+        url = request.meta["qivrora_url"]
+        if request.method == "HEAD" and response.status in HEAD_REFUSED:
+            yield self.status(url, "GET")
+            return
+        location = response.headers.get(b"Location")
+        redirect = None
+        if location and 300 <= response.status < 400:
+            redirect = resolve(location.decode("latin-1"), url)
+        yield TargetStatus(url=url, method=request.method, status=response.status, location=redirect)
+
+    def parse_audit(self, response: Response) -> Iterator[Any]:
+        """The audit's items, through the crawl's last request (queued by the AuditExtension)."""
+        for _, items in self.crawler.signals.send_catch_log(audit_items):
+            if isinstance(items, list):
+                yield from items
+
     def parse_start(self, response: Response) -> Iterable[Any]:
         """A start URL is a page, or a sitemap recognised by its content, whatever its name."""
         if response.status == 200 and sniff_sitemap(response.body):
-            self.fetched_documents -= 1  # a sitemap is not one of the max_pages pages
+            self.memory.fetched_documents -= 1  # a sitemap is not one of the max_pages pages
             return self.parse_sitemap(response, via="start")
         return self.parse_document(response)
 
     def parse_document(self, response: Response) -> Iterator[Any]:
         depth: int = response.meta["qivrora_depth"]
         in_scope: bool = response.meta["qivrora_in_scope"]
-        text = response.text if isinstance(response, TextResponse) else None
+        text = page_text(response, self.crawler.stats)  # the first 15 MB, as Google reads them
         page = build_page(
             url=response.meta["qivrora_url"],
             requested=response.url,
@@ -181,7 +237,7 @@ class HreflangSpider(Spider):
     def _links(self, page: Page, depth: int) -> Iterator[Any]:
         max_depth = self.arguments.max_depth
         for url in page.links:
-            if url in self.seen or url not in self.scope or not followable(url):
+            if url in self.memory.seen or url not in self.scope or not followable(url):
                 continue
             if max_depth is not None and depth >= max_depth:
                 self._limit_reached("max_depth")
@@ -220,6 +276,13 @@ class HreflangSpider(Spider):
             url=request.meta["qivrora_url"], requested=request.url, error=kind, error_detail=detail,
             in_scope=request.meta["qivrora_in_scope"], depth=request.meta["qivrora_depth"],
         )
+
+    def status_failed(self, failure: Failure) -> Iterator[Any]:
+        if failure.check(IgnoreRequest):
+            return
+        request = failure.request  # type: ignore[attr-defined]
+        error = describe_failure(failure)[0]
+        yield TargetStatus(url=request.meta["qivrora_url"], method=request.method, error=error)
 
     def sitemap_failed(self, failure: Failure) -> Iterator[Any]:
         if failure.check(IgnoreRequest):

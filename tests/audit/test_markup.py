@@ -326,3 +326,12 @@ def test_sitemap_only_cluster_is_clean():
 
 def test_header_only_cluster_is_clean():
     assert mine(cluster(LANGS, source="header")) == []
+
+
+def test_a_language_switcher_anchor_beside_a_real_annotation_is_not_reported():
+    pages = site()
+    switcher = IgnoredAnnotation(
+        "html", "a", "hreflang on <a> is ignored by search engines", {"href": DE, "hreflang": "de"}, 40
+    )
+    pages[0].ignored.append(switcher)
+    assert hits(pages, "HL104") == [], "the page annotates DE with a <link>: the <a hreflang> is harmless"

@@ -74,6 +74,30 @@ def test_hl401_redirect_without_location() -> None:
     assert "without a Location" in finding.message
 
 
+def test_hl4xx_leave_a_self_reference_to_a_redirecting_variant_to_hl110() -> None:
+    # /de/ names itself without its slash, which redirects to it: one wrong href, one finding (HL110),
+    # not also HL401 on the same pair. /en/ naming that variant is still an HL401: it is not en's URL.
+    slashless = "https://ex.com/de"
+    facts = [
+        page(EN, ann("en", EN), ann("de", slashless), html_lang="en"),
+        page(DE, ann("en", EN), ann("de", slashless), html_lang="de"),
+        page(slashless, status=301, location=DE),
+    ]
+    assert hl4(facts) == [("HL401", EN, slashless)]
+    assert [(f.url, f.target) for f in hits(facts, "HL110")] == [(DE, slashless)]
+
+
+def test_hl401_variant_beside_an_exact_self_reference_is_reported() -> None:
+    # The page names itself exactly; its x-default names the slashless variant: no HL110, so HL401.
+    slashless = "https://ex.com/de"
+    facts = [
+        page(DE, ann("de", DE), ann("x-default", slashless), html_lang="de"),
+        page(slashless, status=301, location=DE),
+    ]
+    assert hl4(facts) == [("HL401", DE, slashless)]
+    assert hits(facts, "HL110") == []
+
+
 # --- HL402 / HL403 / HL404 ---------------------------------------------------------------------------
 
 
