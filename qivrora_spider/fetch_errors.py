@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 from scrapy import exceptions as scrapy_errors
+from scrapy.exceptions import IgnoreRequest
 from twisted.internet import error as net
 from twisted.python.failure import Failure
 from twisted.web._newclient import ResponseFailed, ResponseNeverReceived
+
+class RefusalRecorded(IgnoreRequest):
+    """A request Qivrora chose not to send (robots.txt, an internal address, outside -a base),
+    whose reason a middleware already recorded as a fact: the errback adds nothing."""
+
 
 _KINDS: tuple[tuple[tuple[type[BaseException], ...], str], ...] = (
     ((scrapy_errors.CannotResolveHostError, net.DNSLookupError), "dns"),
@@ -37,6 +43,8 @@ def describe_failure(failure: Failure | BaseException) -> tuple[str, str]:
     """(kind, detail) for a download failure; kind is one of dns/refused/timeout/tls/reset/error."""
     exc = failure.value if isinstance(failure, Failure) else failure
     detail = f"{type(exc).__name__}: {exc}".rstrip(": ")
+    if isinstance(exc, IgnoreRequest):
+        return "ignored", detail  # e.g. a compressed body over DOWNLOAD_MAXSIZE
     for candidate in _causes(exc):
         name = type(candidate).__name__
         if "SSL" in name or "TLS" in name or "Certificate" in name or type(candidate).__module__.startswith("OpenSSL"):

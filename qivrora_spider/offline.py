@@ -15,6 +15,7 @@ from scrapy.http import Response
 from scrapy.responsetypes import responsetypes
 
 from .facts import TargetStatus
+from .fetch_errors import RefusalRecorded
 from .static_site import StaticSite
 
 if TYPE_CHECKING:
@@ -52,4 +53,4 @@ class StaticSiteMiddleware:
         await self.crawler.engine.scraper.start_itemproc_async(
             TargetStatus(url=url, not_examined="excluded"), response=None
         )
-        raise IgnoreRequest(f"outside -a base (add -a live=1 to fetch it): {url}")
+        raise RefusalRecorded(f"outside -a base (add -a live=1 to fetch it): {url}")

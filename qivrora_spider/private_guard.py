@@ -28,13 +28,13 @@ from __future__ import annotations
 
 import logging
 import socket
-from typing import TYPE_CHECKING, Any
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 from urllib.request import getproxies, proxy_bypass, url2pathname
 
 from scrapy import Request
-from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.exceptions import NotConfigured
 from scrapy.utils.defer import maybe_deferred_to_future
 from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.error import DNSLookupError
@@ -42,6 +42,7 @@ from twisted.internet.threads import deferToThread
 
 from .addresses import internal_reason, ip_literal
 from .facts import SitemapFile, TargetStatus
+from .fetch_errors import RefusalRecorded
 from .sitemap_parse import SitemapReader
 
 if TYPE_CHECKING:
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-class InternalAddressRefused(IgnoreRequest):
+class InternalAddressRefused(RefusalRecorded):
     """The request was not sent: its host is, or resolves to, an internal address."""
 
 

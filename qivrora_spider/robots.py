@@ -13,13 +13,12 @@ from typing import TYPE_CHECKING
 
 from protego import Protego
 from scrapy import Request, signals
-from scrapy.exceptions import IgnoreRequest
 from scrapy.http import Response
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
 from .facts import RobotsTxt, TargetStatus
-from .fetch_errors import describe_failure
+from .fetch_errors import RefusalRecorded, describe_failure
 from .signals import robots_recorded
 from .urls import InvalidURL, normalize_url, origin
 
@@ -57,12 +56,12 @@ class RobotsMiddleware:
             # The robots.txt itself was asked for (start=robots.txt): it was fetched once already,
             # and recorded; only its status is kept (responses are not).
             if status is None:
-                raise IgnoreRequest(f"robots.txt of {where} could not be fetched")
+                raise RefusalRecorded(f"robots.txt of {where} could not be fetched")
             return Response(request.url, status=status, request=request)
         if parser is not None and not parser.can_fetch(request.url, self.user_agent):
             self.crawler.stats.inc_value("qivrora/robots/forbidden")
             await self._record(TargetStatus(url=request.url, not_examined="robots"))
-            raise IgnoreRequest(f"Forbidden by robots.txt: {request.url}")
+            raise RefusalRecorded(f"Forbidden by robots.txt: {request.url}")
         return None
 
     async def _robots(self, where: str) -> tuple[Protego | None, int | None]:

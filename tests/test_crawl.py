@@ -258,3 +258,16 @@ async def test_a_redirecting_sitemap_is_recorded_and_followed(site):
     assert files[a("/sitemap.xml")].errors == [f"redirects (301) to {a('/sitemaps/main.xml')}: list the final URL instead"]
     assert files[a("/sitemaps/main.xml")].sitemap_kind == "urlset"
     assert "SM004" in result.checks()
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_compressed_page_too_large_to_inflate_is_recorded_not_dropped(site):
+    import gzip
+
+    a = site.url
+    site.routes["/"] = Route(html_page(alternate("en", a("/")), alternate("de", a("/de/"))))
+    site.routes["/de/"] = Route(gzip.compress(b" " * 2_000_000), headers=[("Content-Encoding", "gzip")])
+    result = await crawl({"DOWNLOAD_MAXSIZE": 500_000}, start=a("/"))
+    bomb = result.page(a("/de/"))
+    assert bomb.status is None and bomb.error == "ignored"
+    assert ("HL404", a("/de/")) in {(f.check, f.target) for f in result.findings}

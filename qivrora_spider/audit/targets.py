@@ -29,6 +29,7 @@ _ERRORS = {
     "timeout": "its server did not answer in time",
     "tls": "its TLS (HTTPS) handshake fails",
     "reset": "its server drops the connection",
+    "ignored": "its answer could not be read (e.g. a compressed body larger than DOWNLOAD_MAXSIZE)",
 }
 
 

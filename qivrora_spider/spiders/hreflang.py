@@ -12,13 +12,13 @@ from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Iterator
 
 from scrapy import Request, Spider, signals
-from scrapy.exceptions import IgnoreRequest, StopDownload
+from scrapy.exceptions import StopDownload
 from scrapy.http import Response
 from twisted.python.failure import Failure
 
 from ..arguments import CrawlArguments, Scope, parse_arguments
 from ..facts import Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
-from ..fetch_errors import describe_failure
+from ..fetch_errors import RefusalRecorded, describe_failure
 from ..jobdir import kept
 from ..page_facts import build_page, followable, resolve
 from ..page_text import page_text
@@ -268,8 +268,8 @@ class HreflangSpider(Spider):
     # --- failures --------------------------------------------------------------------------------
 
     def document_failed(self, failure: Failure) -> Iterator[Any]:
-        if failure.check(IgnoreRequest):
-            return  # robots.txt said no: the middleware recorded it
+        if failure.check(RefusalRecorded):
+            return  # robots.txt, the address guard or -a base said no, and recorded why
         request = failure.request  # type: ignore[attr-defined]
         kind, detail = describe_failure(failure)
         yield Page(
@@ -278,14 +278,14 @@ class HreflangSpider(Spider):
         )
 
     def status_failed(self, failure: Failure) -> Iterator[Any]:
-        if failure.check(IgnoreRequest):
+        if failure.check(RefusalRecorded):
             return
         request = failure.request  # type: ignore[attr-defined]
         error = describe_failure(failure)[0]
         yield TargetStatus(url=request.meta["qivrora_url"], method=request.method, error=error)
 
     def sitemap_failed(self, failure: Failure) -> Iterator[Any]:
-        if failure.check(IgnoreRequest):
+        if failure.check(RefusalRecorded):
             return
         request = failure.request  # type: ignore[attr-defined]
         yield SitemapFile(
