@@ -113,7 +113,10 @@ def missing_return_link(ctx: AuditContext) -> Iterator[Hit]:
             key = variant_key(url)
             variants = [t for t in back if t != target and variant_key(t) == key]
             value = written_value(ctx, url, target)
-            wanted = suggested_element(page_source(ctx, target) or "html", own_value(ctx, url), url)
+            fetched = ctx.page(target)
+            # A PDF or other non-HTML document can only carry annotations in its Link header.
+            usual = "html" if fetched is None or fetched.is_html else "header"
+            wanted = suggested_element(page_source(ctx, target) or usual, own_value(ctx, url), url)
             ignored = ignored_annotation_for(ctx, target, url)
             if ignored is not None:
                 why = f"search engines ignore its link back because {ignored[1]}: fix that annotation."

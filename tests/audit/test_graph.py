@@ -355,3 +355,11 @@ def test_page_that_canonicalises_elsewhere_is_not_owed_return_links():
     pages = without(cluster(LANGS), DE, EN)
     at(pages, EN).canonicals = [Canonical("html", XD, XD)]  # HL302's business
     assert hits(pages, "HL201") == []
+
+
+def test_missing_return_on_a_pdf_asks_for_a_link_header():
+    en, de = "https://ex.com/guide.pdf", "https://ex.com/guide-de.pdf"
+    pdf = page(en, ann("en", en, "header"), ann("de", de, "header"), is_html=False)
+    translation = page(de, is_html=False)
+    (finding,) = hits([pdf, translation], "HL201")
+    assert "HTTP `Link` header" in finding.message and "<head>" not in finding.message
