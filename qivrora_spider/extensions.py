@@ -85,13 +85,22 @@ class AuditExtension:
     def spider_idle(self, spider: Spider) -> None:
         if self.findings is not None:
             return  # audited and handed out: the crawl may close
-        queued = sum(
+        if self.settle():
+            raise DontCloseSpider
+        self.run_audit(spider)
+        raise DontCloseSpider
+
+    def settle(self) -> int:
+        """One ``crawl_settling`` round: how many requests the components queued."""
+        return sum(
             result
             for _, result in self.crawler.signals.send_catch_log(crawl_settling)
             if isinstance(result, int)
         )
-        if queued:
-            raise DontCloseSpider
+
+    def run_audit(self, spider: Spider) -> None:
+        """Audit the facts in the store, write the report and the fixes, and queue the request that
+        hands the findings out."""
         crawl_info = getattr(spider, "crawl_info", None)
         if crawl_info is not None:
             self.store.add(crawl_info)
@@ -109,7 +118,6 @@ class AuditExtension:
                 dont_filter=True,
             )
         )
-        raise DontCloseSpider
 
     def hand_out(self) -> list[Any]:
         """Facts that only exist at the end (CrawlInfo), then the findings in their sorted order.

@@ -41,7 +41,8 @@ class FactStore:
         elif isinstance(fact, RobotsTxt):
             self.robots.setdefault(fact.origin, fact)
         elif isinstance(fact, CrawlInfo):
-            self.crawls.append(fact)
+            if fact not in self.crawls:  # one crawl's facts read twice, or a worker's own as stored
+                self.crawls.append(fact)
         else:
             raise TypeError(f"not a fact: {type(fact).__name__}")
 

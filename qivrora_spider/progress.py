@@ -61,8 +61,9 @@ class ProgressLog:
         self._task.start(self.interval, now=False)
 
     def log(self) -> None:
-        stats = self.crawler.stats
-        queued = (stats.get_value("scheduler/enqueued") or 0) - (stats.get_value("scheduler/dequeued") or 0)
+        # What is queued, not what this process enqueued less what it dequeued: with a shared queue
+        # (distributed crawls) workers dequeue each other's requests.
+        queued = len(self.crawler.engine.scheduler)  # type: ignore[arg-type]
         logger.info(
             "Progress: %d pages, %d alternates and other URLs checked, %d queued, "
             "%d annotations read, %d defects so far (graph checks run at the end)",

@@ -38,7 +38,7 @@ class Command(ScrapyCommand):
     requires_crawler_process = False
 
     def syntax(self) -> str:
-        return "FACTS.jsonl [FACTS.jsonl ...] [-o FILE | -O FILE]"
+        return "FACTS.jsonl [FACTS.jsonl ...] | --redis URL [--key KEY] [-o FILE | -O FILE]"
 
     def short_desc(self) -> str:
         return "Audit facts exported by one or many crawls, without crawling"
@@ -49,10 +49,12 @@ class Command(ScrapyCommand):
         parser.add_argument(
             "-O", "--overwrite-output", metavar="FILE", action="append", help="write findings to FILE"
         )
+        parser.add_argument("--redis", metavar="URL", help="audit the facts a distributed crawl keeps in this Redis")
+        parser.add_argument("--key", help="with --redis: the crawl key (QIVRORA_CRAWL_KEY), if Redis holds several")
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
-        if not args:
-            raise UsageError("name at least one facts file")
+        if not args and not opts.redis:
+            raise UsageError("name at least one facts file, or --redis URL")
         assert self.settings is not None
         try:
             level = fail_on(self.settings)
@@ -61,6 +63,10 @@ class Command(ScrapyCommand):
             for name in args:
                 with open(name, encoding="utf-8") as lines:
                     store.add_all(read_facts(lines, name))
+            if opts.redis:
+                from ..distributed.shared import facts_from_redis  # needs the redis client only here
+
+                store.add_all(facts_from_redis(opts.redis, opts.key))
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             detail = f"{exc.filename}: {exc.strerror}" if isinstance(exc, OSError) and exc.strerror else str(exc)
             print(f"qivrora: {detail}", file=sys.stderr)

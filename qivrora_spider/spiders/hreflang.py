@@ -41,6 +41,9 @@ BODY_TYPES = ("text/", "application/xhtml", "application/xml", "application/gzip
 #: Answers that mean "this server does not do HEAD", not "this URL is broken".
 HEAD_REFUSED = (405, 501)
 
+#: Twisted reads a socket 64 KiB at a time: a body this short may have arrived with its headers.
+WHOLE_IN_ONE_READ = 64 * 1024
+
 
 @dataclass(slots=True)
 class Memory:
@@ -139,6 +142,9 @@ class HreflangSpider(Spider):
             errback=self.status_failed,
             meta={"qivrora_url": url, "qivrora_headers_only": True},
             priority=-10,
+            # The GET where HEAD is refused asks again for a URL this crawl claimed: a duplicate
+            # filter that keys on URLs alone (distributed crawls) must let it through.
+            dont_filter=method != "HEAD",
         )
 
     async def start(self) -> AsyncIterator[Any]:
@@ -169,7 +175,14 @@ class HreflangSpider(Spider):
                 self.crawler.engine.crawl(request)
 
     def headers_received(self, headers: Any, body_length: int, request: Request, spider: Spider) -> None:
-        """Stop downloading bodies the audit has no use for: a PDF is judged by its headers."""
+        """Stop downloading bodies the audit has no use for: a PDF is judged by its headers.
+
+        Not a body short enough to be complete already (a HEAD's is empty): stopping closes the
+        connection, and Scrapy 2.19 then hands the closing connection back to Twisted's pool, whose
+        next request on it is lost and sent again, fetching that URL twice.
+        """
+        if isinstance(body_length, int) and 0 <= body_length <= WHOLE_IN_ONE_READ:
+            return
         if request.meta.get("qivrora_headers_only"):
             raise StopDownload(fail=False)
         if request.callback not in (self.parse_document, self.parse_start):

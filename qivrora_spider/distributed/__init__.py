@@ -1,0 +1,37 @@
+"""Distributed crawls: any number of workers, one frontier in Redis (scrapy-redis), one audit.
+
+``DistributedCrawl`` is a Scrapy add-on that switches a crawl to the shared components of this
+package; ``settings/distributed.py`` enables it, and so does
+``-s 'ADDONS={"qivrora_spider.distributed.DistributedCrawl": 0}'`` with the default settings.
+How the workers share the crawl and agree on its end: ``shared``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..extensions import AuditExtension
+from ..pipelines import StatusPipeline
+from ..robots import RobotsMiddleware
+from .extensions import SharedAuditExtension
+from .pipelines import SharedStatusPipeline
+from .robots import SharedRobotsMiddleware
+from .scheduler import SharedDupeFilter, SharedScheduler
+
+if TYPE_CHECKING:
+    from scrapy.settings import BaseSettings
+
+
+class DistributedCrawl:
+    """The scheduler and duplicate filter of scrapy-redis (adapted), robots.txt fetched once for all
+    workers, statuses collected once the whole crawl has settled, and the audit by the last worker."""
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        settings.set("SCHEDULER", SharedScheduler, "addon")
+        settings.set("DUPEFILTER_CLASS", SharedDupeFilter, "addon")
+        for name, single, shared in (
+            ("DOWNLOADER_MIDDLEWARES", RobotsMiddleware, SharedRobotsMiddleware),
+            ("ITEM_PIPELINES", StatusPipeline, SharedStatusPipeline),
+            ("EXTENSIONS", AuditExtension, SharedAuditExtension),
+        ):
+            settings.replace_in_component_priority_dict(name, single, shared)

@@ -1,0 +1,69 @@
+"""The audit of a distributed crawl: once, by the last worker out, over the facts of all workers.
+
+Each worker stores its facts in Redis as they arrive. An idle worker does not audit what it has: it
+asks the crawl (``SharedCrawl.idle``) whether to wait for the others, to collect the statuses nobody
+fetched, or to leave. The last worker to finish reads every worker's facts and audits them as a
+single crawl does: its feeds, report and fixes carry the findings of the whole crawl, and those of
+the others none. So no worker ever reports the part of the graph it happened to see.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy.exceptions import DontCloseSpider
+
+from ..extensions import AuditExtension
+from ..fact_store import FactStore
+from ..facts import FACT_TYPES
+from .shared import DONE, LEFT, WAIT, SharedCrawl
+
+if TYPE_CHECKING:
+    from scrapy import Spider
+
+logger = logging.getLogger(__name__)
+
+
+class SharedAuditExtension(AuditExtension):
+    @property
+    def shared(self) -> SharedCrawl:
+        return SharedCrawl.of(self.crawler)
+
+    def item_scraped(self, item: Any) -> None:
+        # Not once the worker has left: the auditor's hand-out repeats its CrawlInfo, stored already.
+        if isinstance(item, FACT_TYPES) and not self.shared.left:
+            self.shared.add_fact(item)
+
+    def spider_idle(self, spider: Spider) -> None:
+        if self.findings is not None or self.shared.left:
+            return  # audited and handed out, or another worker audits: this one may close
+        while (verdict := self.shared.idle()) != DONE:
+            if verdict == WAIT or self.settle():
+                # The engine asks again on its next heartbeat (every few seconds).
+                raise DontCloseSpider
+        outcome = self.shared.leave(spider.crawl_info)  # type: ignore[attr-defined]
+        if outcome == WAIT:
+            raise DontCloseSpider  # for the workers that have yet to see the crawl done
+        if outcome == LEFT:
+            logger.info("The crawl is done: the worker that finished last audits it.")
+            return
+        try:
+            self.store = FactStore()
+            self.store.add_all(self.shared.facts())
+        finally:
+            self.shared.depart()
+        logger.info("The crawl is done and this worker is the last one out: it audits the facts of all.")
+        self.run_audit(spider)
+        raise DontCloseSpider
+
+    def spider_closed(self, spider: Spider, reason: str) -> None:
+        if self.findings is not None:
+            super().spider_closed(spider, reason)
+        elif reason != "finished" and self.shared.joined:
+            logger.warning(
+                "This worker stopped (%s) before the crawl was done: the workers still in it go on and "
+                "the last one out audits; if none is left, `scrapy hreflang-report --redis URL --key %s` "
+                "audits the facts gathered so far.",
+                reason, self.shared.name,
+            )

@@ -1,0 +1,344 @@
+"""One distributed crawl as its workers share it in Redis, under one crawl key.
+
+What the workers share: the frontier (scrapy-redis's priority queue and a duplicate filter), the
+robots.txt rules of each origin, the URLs whose status is wanted, the facts, and who takes part.
+A worker *joins* when it opens (the first one of a crawl clears what an earlier crawl of the key
+left), sends a heartbeat every few seconds, is *busy* from joining or popping a request until its
+engine is idle again, and *leaves* when it is done or closes.
+
+The crawl is over when the queue is empty, no worker is busy and no status is pending: the worker
+that sees so marks the crawl done. Each worker then *finishes* when it sees the mark, and the last
+one to finish, the last one out, audits the facts of all of them. Every such decision is one Lua
+script, run by Redis as one step: popping a request marks its worker busy in the same step, so an
+empty queue and no busy worker really means that nothing is left to do, and two workers finishing at
+once cannot both be the last one.
+
+A worker that stops its heartbeat for ``QIVRORA_WORKER_TIMEOUT`` seconds (killed, its machine lost)
+is counted out, so the others neither wait for it forever nor join a crawl nobody runs any more.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import secrets
+import socket
+import threading
+import weakref
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from urllib.parse import urlsplit
+
+from redis import Redis
+from redis.exceptions import RedisError
+from scrapy_redis.connection import get_redis_from_settings
+
+from ..facts import CrawlInfo, fact_to_dict, read_facts
+from ..state import history_key
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
+
+logger = logging.getLogger(__name__)
+
+#: Every Redis key of a crawl starts with ``qivrora:<crawl key>:``.
+PREFIX = "qivrora"
+#: Seconds without a heartbeat after which a worker counts as gone (QIVRORA_WORKER_TIMEOUT).
+WORKER_TIMEOUT = 60.0
+#: What a crawl key may hold: it is part of Redis keys and of the `--key` users type.
+KEY_PATTERN = re.compile(r"[\w.:\[\]-]+")
+#: The keys that steer a crawl under way; cleared once it is audited (the facts stay for
+#: `hreflang-report --redis`), and with the rest when a new crawl starts on the key.
+FRONTIER = ("requests", "dupefilter", "busy", "pending", "robots", "robots-owners", "finished")
+EVERYTHING = (*FRONTIER, "facts", "done", "audited")
+#: Facts read back per Redis call.
+FACTS_PER_CALL = 5000
+
+#: What an idle worker is told: wait for the others, collect the pending statuses, or leave.
+WAIT, SETTLE, DONE = "wait", "settle", "done"
+#: What a worker leaving a done crawl is told: WAIT for those still working, AUDIT, or it has LEFT.
+AUDIT, LEFT = "audit", "left"
+
+# Every membership script starts here: KEYS[1] the workers (a sorted set scored by the time of their
+# last heartbeat, by Redis's clock so that machines need not agree on the time), KEYS[2] the busy
+# ones, ARGV[1] this worker, ARGV[2] the timeout. Workers silent for longer are counted out.
+_COUNT_OUT_SILENT = """
+local now = tonumber(redis.call('TIME')[1])
+local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+for _, worker in ipairs(gone) do
+  redis.call('ZREM', KEYS[1], worker)
+  redis.call('SREM', KEYS[2], worker)
+end
+"""
+
+# KEYS[3...] what a new crawl clears. The first worker of a crawl finds no other one.
+_JOIN = _COUNT_OUT_SILENT + """
+local new = redis.call('ZCARD', KEYS[1]) == 0
+if new then
+  for i = 3, #KEYS do redis.call('DEL', KEYS[i]) end
+end
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('SADD', KEYS[2], ARGV[1])
+return {new and 1 or 0, gone}
+"""
+
+# KEYS[3] the queue, KEYS[4] the pending statuses, KEYS[5] the done mark. The worker is idle: the
+# crawl is done when nothing is queued, nobody is busy and no status is pending. Whoever collects
+# the statuses is busy meanwhile, so that nobody else takes the crawl for done.
+_IDLE = _COUNT_OUT_SILENT + """
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+redis.call('SREM', KEYS[2], ARGV[1])
+local verdict = 'done'
+if redis.call('EXISTS', KEYS[5]) == 0 then
+  if redis.call('ZCARD', KEYS[3]) > 0 or redis.call('SCARD', KEYS[2]) > 0 then
+    verdict = 'wait'
+  elseif redis.call('SCARD', KEYS[4]) > 0 then
+    redis.call('SADD', KEYS[2], ARGV[1])
+    verdict = 'settle'
+  else
+    redis.call('SET', KEYS[5], ARGV[1])
+  end
+end
+return {verdict, gone}
+"""
+
+# KEYS[3] the facts, KEYS[4] the workers that finished, KEYS[5] the audited mark, KEYS[6...] the
+# frontier; ARGV[3] the worker's CrawlInfo (a fact line), ARGV[4] why it leaves: 'done' (the crawl
+# is), 'stop' (the worker closes before that), 'depart' (it audited and has read the facts).
+# A finished worker waits for those still registered, so that a worker counted out later, not the
+# audit, is what a dead one costs; the last to finish audits, once, and stays registered until it
+# has read the facts, so that a worker starting meanwhile does not clear them. The last one to go
+# clears the frontier of an audited crawl.
+_LEAVE = _COUNT_OUT_SILENT + """
+redis.call('SREM', KEYS[2], ARGV[1])
+if ARGV[4] == 'done' then
+  redis.call('SADD', KEYS[4], ARGV[1])
+  for _, worker in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+    if redis.call('SISMEMBER', KEYS[4], worker) == 0 then return {'wait', gone} end
+  end
+  if redis.call('SETNX', KEYS[5], ARGV[1]) == 1 then
+    redis.call('RPUSH', KEYS[3], ARGV[3])
+    redis.call('ZADD', KEYS[1], now, ARGV[1])
+    return {'audit', gone}
+  end
+end
+if ARGV[4] ~= 'depart' then redis.call('RPUSH', KEYS[3], ARGV[3]) end
+redis.call('ZREM', KEYS[1], ARGV[1])
+if redis.call('ZCARD', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[5]) == 1 then
+  for i = 6, #KEYS do redis.call('DEL', KEYS[i]) end
+end
+return {'left', gone}
+"""
+
+# KEYS[1] the queue (scrapy-redis's: lowest score first), KEYS[2] the busy workers.
+_POP = """
+local top = redis.call('ZPOPMIN', KEYS[1])
+if #top == 0 then return false end
+redis.call('SADD', KEYS[2], ARGV[1])
+return top[1]
+"""
+
+# KEYS[1] the shared rules by origin, KEYS[2] who fetches them, KEYS[3] the workers; ARGV[1] this
+# worker, ARGV[2] the origin, ARGV[3] the timeout. A fetcher that is gone is replaced.
+_ROBOTS = """
+local known = redis.call('HGET', KEYS[1], ARGV[2])
+if known then return {'known', known} end
+local owner = redis.call('HGET', KEYS[2], ARGV[2])
+if owner and owner ~= ARGV[1] then
+  local beat = redis.call('ZSCORE', KEYS[3], owner)
+  if beat and tonumber(beat) > tonumber(redis.call('TIME')[1]) - tonumber(ARGV[3]) then
+    return {'wait'}
+  end
+end
+redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
+return {'fetch'}
+"""
+
+# KEYS[1] the workers. Only a registered worker: one that left must not come back by its heartbeat.
+_HEARTBEAT = """
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
+  redis.call('ZADD', KEYS[1], redis.call('TIME')[1], ARGV[1])
+end
+"""
+
+
+def crawl_key(settings: BaseSettings, crawl: CrawlInfo) -> str:
+    """QIVRORA_CRAWL_KEY, or one made of the start URLs and scope: the same command on every machine
+    names the same crawl, and two sites crawled with one Redis never share one."""
+    named = str(settings.get("QIVRORA_CRAWL_KEY") or "").strip()
+    if named:
+        if not KEY_PATTERN.fullmatch(named):
+            raise ValueError(f"QIVRORA_CRAWL_KEY: {named!r} may hold letters, digits and . _ : - [ ] only")
+        return named
+    host = urlsplit(crawl.start_urls[0]).hostname if crawl.start_urls else None
+    return f"{host or 'crawl'}-{history_key(crawl.start_urls, crawl.scope)[:12]}"
+
+
+class SharedCrawl:
+    """This worker's view of the crawl: ``SharedCrawl.of(crawler)``, one per crawler."""
+
+    _of: weakref.WeakKeyDictionary[Crawler, SharedCrawl] = weakref.WeakKeyDictionary()
+
+    def __init__(self, server: Redis, name: str, *, timeout: float = WORKER_TIMEOUT) -> None:
+        self.server = server
+        self.name = name
+        self.timeout = timeout
+        self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        #: This worker takes part in the crawl, and has left it (done, or closing).
+        self.joined = self.left = False
+        self._stopping = threading.Event()
+        self._scripts = {
+            name: server.register_script(source)
+            for name, source in (
+                ("join", _JOIN), ("idle", _IDLE), ("leave", _LEAVE), ("pop", _POP),
+                ("robots", _ROBOTS), ("heartbeat", _HEARTBEAT),
+            )
+        }
+
+    @classmethod
+    def of(cls, crawler: Crawler) -> SharedCrawl:
+        shared = cls._of.get(crawler)
+        if shared is None:
+            settings = crawler.settings
+            crawl = crawler.spider.crawl_info  # type: ignore[union-attr]
+            shared = cls._of[crawler] = cls(
+                get_redis_from_settings(settings),
+                crawl_key(settings, crawl),
+                timeout=settings.getfloat("QIVRORA_WORKER_TIMEOUT", WORKER_TIMEOUT),
+            )
+        return shared
+
+    def key(self, name: str) -> str:
+        return f"{PREFIX}:{self.name}:{name}"
+
+    def _run(self, script: str, keys: Iterable[str], *args: Any) -> Any:
+        return self._scripts[script](keys=[self.key(k) for k in keys], args=[self.worker, *args])
+
+    def _count_out(self, gone: list[bytes]) -> None:
+        for worker in gone:
+            logger.warning(
+                "Worker %s gave no sign of life for %g s: it is counted out of the crawl, and the "
+                "requests it was working on are lost", worker.decode(), self.timeout,
+            )
+
+    # --- taking part -------------------------------------------------------------------------
+
+    def join(self) -> None:
+        new, gone = self._run("join", ("workers", "busy", *EVERYTHING), self.timeout)
+        self._count_out(gone)
+        self.joined = True
+        logger.info(
+            "Worker %s %s crawl %r in Redis", self.worker, "starts" if new else "joins", self.name
+        )
+        threading.Thread(target=self._beat, name="qivrora-heartbeat", daemon=True).start()
+
+    def _beat(self) -> None:
+        """In a thread of its own: a worker busy in a long callback is alive all the same."""
+        while not self._stopping.wait(self.timeout / 6):
+            try:
+                self._run("heartbeat", ("workers",))
+            except RedisError as exc:
+                logger.warning("The heartbeat did not reach Redis: %s", exc)
+
+    def idle(self) -> str:
+        """This worker has nothing to do: WAIT for the others, SETTLE (collect the pending statuses),
+        or DONE (leave the crawl)."""
+        verdict, gone = self._run("idle", ("workers", "busy", "requests", "pending", "done"), self.timeout)
+        self._count_out(gone)
+        return verdict.decode()  # type: ignore[no-any-return]
+
+    def leave(self, crawl: CrawlInfo) -> str:
+        """The crawl is done: WAIT (workers still in it have not finished), AUDIT (this worker is the
+        last one out: it reads the facts, then ``depart()``s), or LEFT (another one audits)."""
+        outcome = self._leave("done", crawl)
+        self.left = outcome != WAIT
+        return outcome
+
+    def depart(self) -> None:
+        """The auditor has read the facts: the frontier is cleared once nobody is left, the facts stay."""
+        self._leave("depart")
+
+    def close(self, crawl: CrawlInfo) -> None:
+        """The worker closes: if it had not left (interrupted), it leaves now, without auditing."""
+        if self.joined and not self.left:
+            self._leave("stop", crawl)
+            self.left = True
+        self._stopping.set()
+
+    def _leave(self, why: str, crawl: CrawlInfo | None = None) -> str:
+        line = json.dumps(fact_to_dict(crawl), ensure_ascii=False) if crawl is not None else ""
+        keys = ("workers", "busy", "facts", "finished", "audited", *FRONTIER)
+        outcome, gone = self._run("leave", keys, self.timeout, line, why)
+        self._count_out(gone)
+        return outcome.decode()  # type: ignore[no-any-return]
+
+    # --- the frontier, robots.txt, statuses, facts ------------------------------------------------
+
+    def pop(self) -> bytes | None:
+        """The next queued request (serialised), marking this worker busy in the same step."""
+        return self._run("pop", ("requests", "busy"))  # type: ignore[no-any-return]
+
+    def robots(self, origin: str) -> bytes | bool:
+        """The shared rules of an origin, or True: this worker fetches them (``share_robots``
+        when it has), or False: another worker is fetching them."""
+        answer = self._run("robots", ("robots", "robots-owners", "workers"), origin, self.timeout)
+        return answer[1] if answer[0] == b"known" else answer[0] == b"fetch"  # type: ignore[no-any-return]
+
+    def share_robots(self, origin: str, rules: bytes) -> None:
+        self.server.hset(self.key("robots"), origin, rules)
+
+    def note_pending(self, urls: list[str]) -> None:
+        self.server.sadd(self.key("pending"), *urls)
+
+    def take_pending(self) -> list[str]:
+        with self.server.pipeline() as pipe:
+            pipe.smembers(self.key("pending"))
+            pipe.delete(self.key("pending"))
+            urls, _ = pipe.execute()
+        return [url.decode() for url in urls]
+
+    def add_fact(self, fact: Any) -> None:
+        self.server.rpush(self.key("facts"), json.dumps(fact_to_dict(fact), ensure_ascii=False))
+
+    def facts(self) -> Iterator[Any]:
+        return stored_facts(self.server, self.name)
+
+
+def stored_facts(server: Redis, name: str) -> Iterator[Any]:
+    """The facts of a crawl, as its workers stored them."""
+    key = f"{PREFIX}:{name}:facts"
+
+    def lines() -> Iterator[str]:
+        for start in range(0, server.llen(key), FACTS_PER_CALL):
+            for line in server.lrange(key, start, start + FACTS_PER_CALL - 1):
+                yield line.decode("utf-8")
+
+    yield from read_facts(lines(), f"Redis {key}")
+
+
+def crawls(server: Redis) -> list[str]:
+    """The crawl keys that have facts in this Redis."""
+    names = (key.decode()[len(PREFIX) + 1 : -len(":facts")] for key in server.scan_iter(f"{PREFIX}:*:facts"))
+    return sorted(names)
+
+
+def facts_from_redis(url: str, name: str | None) -> Iterator[Any]:
+    """The facts of crawl `name` in the Redis at `url` (`name` may be left out when it holds one
+    crawl): what `scrapy hreflang-report --redis URL [--key KEY]` audits. OSError when Redis cannot
+    be reached, ValueError when the crawl is not there."""
+    try:
+        server = Redis.from_url(url, socket_connect_timeout=30, socket_timeout=30)
+        names = crawls(server)
+        if name is None:
+            if len(names) != 1:
+                held = f"several crawls ({', '.join(names)}): name one with --key" if names else "no crawl"
+                raise ValueError(f"Redis at {url} holds {held}")
+            name = names[0]
+        elif name not in names:
+            held = ", ".join(names) or "none"
+            raise ValueError(f"Redis at {url} holds no facts of crawl {name!r} (it holds: {held})")
+        yield from stored_facts(server, name)
+    except RedisError as exc:
+        raise OSError(f"Redis at {url}: {exc}") from None

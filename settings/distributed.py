@@ -1,0 +1,25 @@
+"""The distributed profile: ``SCRAPY_SETTINGS_MODULE=settings.distributed scrapy crawl hreflang ...``
+on every worker. Qivrora's defaults, plus:
+
+- the add-on that makes the crawl shared (``qivrora_spider.distributed``): scrapy-redis's scheduler
+  (``SCHEDULER``) and duplicate filter (``DUPEFILTER_CLASS``), adapted; robots.txt fetched once for
+  all workers; statuses collected once the whole crawl has settled; the audit by the last worker out.
+  The queue and the duplicate filter belong to the crawl: no worker flushes them when it closes
+  (``SCHEDULER_PERSIST`` has no say); the crawl clears them once audited, and when a new crawl starts.
+- where Redis is, and which crawl in it the workers share.
+
+With the default settings module, the same as flags:
+``-s 'ADDONS={"qivrora_spider.distributed.DistributedCrawl": 0}' -s REDIS_URL=redis://HOST:6379``.
+"""
+
+from settings import *  # noqa: F403
+
+ADDONS = {"qivrora_spider.distributed.DistributedCrawl": 0}
+#: The Redis that holds the crawl: its queue, duplicate filter, workers, robots.txt rules and facts.
+REDIS_URL = "redis://127.0.0.1:6379"
+#: Names the crawl in Redis, so that several sites can be crawled with one Redis. "" makes one of the
+#: start URLs and scope (`example.com-<hash>`): workers run with the same command share one crawl.
+QIVRORA_CRAWL_KEY = ""
+#: Seconds without a heartbeat after which a worker counts as gone (killed, its machine lost): the
+#: others stop waiting for it, and the requests it was working on are lost.
+QIVRORA_WORKER_TIMEOUT = 60.0

@@ -1,0 +1,265 @@
+"""Distributed crawls: workers on one Redis crawl a site as one crawl, fetch every URL once between
+them, and the last one out audits the facts of all, exactly as a single crawl would.
+
+A real `redis-server` (Debian's package; .ci/run installs it) runs on 127.0.0.1 on a free port, in
+a temporary folder, saving nothing; the workers are `scrapy crawl` processes, as users run them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+from redis import Redis
+from redis.exceptions import RedisError
+from scrapy import Request
+from scrapy.exceptions import StopDownload
+from scrapy.http import Headers
+from scrapy.settings import Settings
+
+from qivrora_spider.demo.site import build_demo_site
+from qivrora_spider.distributed.shared import (
+    AUDIT, DONE, LEFT, SETTLE, WAIT, SharedCrawl, crawl_key, facts_from_redis,
+)
+from qivrora_spider.facts import CrawlInfo
+from qivrora_spider.site_server import Route, SiteServer, html_page
+from qivrora_spider.spiders.hreflang import HreflangSpider
+
+from .conftest import ROOT
+from .fixture_sites import url_entry, urlset
+
+FAST = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "QIVRORA_STATE="]
+#: Seconds a test waits for a process at most.
+WAIT_AT_MOST = 120
+
+
+@pytest.fixture
+def redis_url(tmp_path: Path) -> Iterator[str]:
+    server_binary = shutil.which("redis-server")
+    if server_binary is None:
+        pytest.skip("Debian's redis-server package is not installed (.ci/run installs it)")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [server_binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
+         "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}"
+    try:
+        client, deadline = Redis.from_url(url), time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except RedisError:
+                assert server.poll() is None and time.monotonic() < deadline, "redis-server did not start"
+                time.sleep(0.05)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@dataclass
+class Scrapy:
+    """A `scrapy` command running, its log in a file: two workers wait for each other, so neither
+    may block on a full pipe while the test reads the other's."""
+
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def finish(self) -> str:
+        try:
+            self.process.wait(timeout=WAIT_AT_MOST)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            raise AssertionError(f"still running after {WAIT_AT_MOST} s:\n{self.tail()}") from None
+        log = self.log.read_text()
+        assert self.process.returncode == 0, self.tail()
+        for sign in ("Traceback", "] ERROR:", "[py.warnings]"):
+            assert sign not in log, self.tail()
+        return log
+
+    def tail(self) -> str:
+        return self.log.read_text()[-3000:]
+
+
+def scrapy(log: Path, *args: str, env: dict[str, str] | None = None) -> Scrapy:
+    with log.open("wb") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "scrapy", *args],
+            cwd=ROOT, env={**os.environ, **(env or {})}, stdout=subprocess.DEVNULL, stderr=stderr,
+        )
+    return Scrapy(process, log)
+
+
+def with_status_rounds(site: SiteServer, other: SiteServer) -> None:
+    """The demo plus a sitemap entry that redirects off the site, twice: statuses nobody GETs, taken
+    with HEAD in two rounds once the crawl has settled."""
+    site.routes["/robots.txt"].body += f"Sitemap: {site.url('/retired.xml')}\n"  # type: ignore[operator]
+    retired = urlset(url_entry(site.url("/en/retired/")))
+    site.routes["/retired.xml"] = Route(retired, content_type="application/xml")
+    site.routes["/en/retired/"] = Route("", status=301, headers=[("Location", other.url("/moved/"))])
+    other.routes["/moved/"] = Route("", status=301, headers=[("Location", other.url("/moved-again/"))])
+    other.routes["/moved-again/"] = Route(html_page(lang="en"))
+
+
+def test_two_workers_fetch_each_url_once_and_the_last_one_out_audits_as_a_single_crawl(
+    redis_url, site, other_site, tmp_path
+):
+    build_demo_site(site, other_site)
+    with_status_rounds(site, other_site)
+    routes = [*site.routes.values(), *other_site.routes.values()]
+    for route in routes:
+        route.delay = 0.5  # the first worker cannot finish alone while the second one starts
+    start = site.url("/")
+    distributed = {"SCRAPY_SETTINGS_MODULE": "settings.distributed"}
+    worker = ["crawl", "hreflang", "-a", f"start={start}", *FAST, "-s", f"REDIS_URL={redis_url}",
+              "-s", "CONCURRENT_REQUESTS=4"]
+    redis = Redis.from_url(redis_url)
+
+    def counted(kind: str) -> int:
+        return sum(int(redis.zcard(key)) for key in redis.scan_iter(f"qivrora:*:{kind}"))
+
+    def wait_until(condition: Callable[[], bool], why: str) -> None:
+        deadline = time.monotonic() + 60
+        while not condition():
+            assert first.process.poll() is None and time.monotonic() < deadline, why
+            time.sleep(0.05)
+
+    first = scrapy(tmp_path / "first.log", *worker, "-O", str(tmp_path / "first.csv"), env=distributed)
+    wait_until(lambda: counted("requests") > 0, "the first worker queued nothing")
+    second = scrapy(tmp_path / "second.log", *worker, "-O", str(tmp_path / "second.csv"), env=distributed)
+    wait_until(lambda: counted("workers") == 2, "the second worker did not join")
+    for route in routes:
+        route.delay = 0
+    logs = [first.finish(), second.finish()]
+
+    requested = {server.base: server.requests() for server in (site, other_site)}
+    for base, counts in requested.items():
+        assert set(counts.values()) == {1}, f"fetched more than once on {base}: {counts}"
+    assert other_site.requests("HEAD") == {"/moved/": 1, "/moved-again/": 1}, "both status rounds"
+    for log in logs:
+        assert "'downloader/request_count'" in log, "each worker fetched its share"
+
+    auditor = [n for n, log in enumerate(logs) if "this worker is the last one out: it audits" in log]
+    assert len(auditor) == 1, "one audit"
+    outputs = [(tmp_path / name).read_text() for name in ("first.csv", "second.csv")]
+    assert outputs[1 - auditor[0]] == "", "the other worker reports nothing of its part"
+    kept = {key.decode().rsplit(":", 1)[1] for key in redis.keys("qivrora:*")}
+    assert kept == {"audited", "done", "facts"}, "the frontier is cleared, the facts stay"
+
+    for server in (site, other_site):
+        server.log.clear()
+    scrapy(tmp_path / "single.log", "crawl", "hreflang", "-a", f"start={start}", *FAST,
+           "-O", str(tmp_path / "single.csv")).finish()
+    single = (tmp_path / "single.csv").read_text()
+    assert "HL201" in single and "SM001" in single
+    assert outputs[auditor[0]] == single, "the findings of the single-process crawl, row for row"
+    assert {server.base: server.requests() for server in (site, other_site)} == requested, "the same URLs"
+
+    by_hand = tmp_path / "by-hand.csv"
+    scrapy(tmp_path / "report.log", "hreflang-report", "--redis", redis_url, "-O", str(by_hand)).finish()
+    assert by_hand.read_text() == single
+
+
+def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_status_is_pending(redis_url):
+    server = Redis.from_url(redis_url)
+    info = CrawlInfo(started="2026-11-01T00:00:00+00:00", start_urls=["https://a.example/"])
+    a, b = SharedCrawl(server, "protocol"), SharedCrawl(server, "protocol")
+    a.join()
+    b.join()
+    try:
+        server.zadd(a.key("requests"), {b"request": 0})
+        assert a.idle() == WAIT, "a request is queued, and b is busy from joining"
+        assert b.pop() == b"request"
+        assert a.idle() == WAIT, "b holds the request"
+        b.note_pending(["https://a.example/moved/"])
+        assert b.idle() == SETTLE, "nothing queued, nobody busy, a status pending: b collects it"
+        assert a.idle() == WAIT, "b is busy collecting"
+        assert b.take_pending() == ["https://a.example/moved/"]
+        assert b.idle() == DONE and a.idle() == DONE
+
+        assert a.leave(info) == WAIT, "b has not seen the crawl done yet"
+        assert b.leave(info) == AUDIT, "the last to finish audits"
+        assert a.leave(info) == LEFT
+        assert [type(fact) for fact in b.facts()] == [CrawlInfo, CrawlInfo], "each worker's CrawlInfo"
+        b.depart()
+        assert not server.exists(*(a.key(name) for name in ("requests", "dupefilter", "workers", "finished")))
+
+        late = SharedCrawl(server, "protocol")
+        late.join()
+        assert not server.exists(a.key("facts")), "a worker after the end starts a new crawl"
+        late.close(info)
+    finally:
+        a.close(info)
+        b.close(info)
+
+
+def test_a_dead_worker_is_counted_out_after_its_heartbeat_stops(redis_url, caplog):
+    server = Redis.from_url(redis_url)
+    info = CrawlInfo(started="")
+    alive = SharedCrawl(server, "silence")
+    alive.join()
+    try:
+        server.zadd(alive.key("workers"), {b"dead:1:x": int(time.time())})
+        server.hset(alive.key("robots-owners"), "https://a.example", b"dead:1:x")
+        assert alive.idle() == DONE
+        assert alive.leave(info) == WAIT, "dead:1:x still counts: its last heartbeat is recent"
+        assert alive.robots("https://a.example") is False, "dead:1:x is fetching it"
+
+        server.zadd(alive.key("workers"), {b"dead:1:x": 1})  # nothing heard since 1970
+        assert alive.robots("https://a.example") is True, "another worker fetches it"
+        other = SharedCrawl(server, "silence")
+        other.join()
+        assert other.robots("https://a.example") is False, "alive is fetching it"
+        alive.share_robots("https://a.example", b"rules")
+        assert other.robots("https://a.example") == b"rules"
+        other.close(info)
+
+        assert alive.leave(info) == AUDIT, "not waiting for a worker that died"
+        assert "dead:1:x gave no sign of life" in caplog.text
+    finally:
+        alive.close(info)
+
+
+def test_crawl_keys_name_the_site_and_hreflang_report_asks_for_one_when_redis_holds_several(redis_url):
+    one = CrawlInfo(started="", start_urls=["https://example.com/"], scope=["example.com"])
+    other = CrawlInfo(started="", start_urls=["https://example.org/"], scope=["example.org"])
+    settings = Settings()
+    assert crawl_key(settings, one) == crawl_key(settings, one) != crawl_key(settings, other)
+    assert crawl_key(settings, one).startswith("example.com-")
+    assert crawl_key(Settings({"QIVRORA_CRAWL_KEY": "shop"}), one) == "shop"
+    with pytest.raises(ValueError, match="QIVRORA_CRAWL_KEY"):
+        crawl_key(Settings({"QIVRORA_CRAWL_KEY": "a b"}), one)
+
+    server = Redis.from_url(redis_url)
+    for name, info in (("com", one), ("org", other)):
+        SharedCrawl(server, name).add_fact(info)
+    with pytest.raises(ValueError, match=r"several crawls \(com, org\): name one with --key"):
+        list(facts_from_redis(redis_url, None))
+    assert list(facts_from_redis(redis_url, "org")) == [other]
+
+
+def test_a_body_short_enough_to_be_complete_is_read_rather_than_stopped():
+    """Stopping such a download closed a connection Twisted had put back in its pool already: the
+    next request on it was lost and sent again, a URL fetched twice (seen first across workers)."""
+    spider = HreflangSpider(start="https://a.example/")
+    pdf = Request("https://a.example/guide.pdf", callback=spider.parse_document)
+    headers = Headers({"Content-Type": "application/pdf"})
+    spider.headers_received(headers, 40_000, pdf, spider)
+    head = Request("https://a.example/", method="HEAD", meta={"qivrora_headers_only": True})
+    spider.headers_received(headers, 0, head, spider)
+    with pytest.raises(StopDownload):
+        spider.headers_received(headers, 5_000_000, pdf, spider)
