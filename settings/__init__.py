@@ -22,6 +22,10 @@ AUTOTHROTTLE_START_DELAY = 0.5
 AUTOTHROTTLE_MAX_DELAY = 10.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
 
+#: Our pipelines are synchronous: Scrapy's default of 100 concurrent items only starts 101 asyncio
+#: tasks per response (35% of the crawl's time in bench/RESULTS.md), and one keeps findings in order.
+CONCURRENT_ITEMS = 1
+
 # Faults: a dead alternate is a finding (HL404), not a reason to wait three minutes.
 DOWNLOAD_TIMEOUT = 20
 RETRY_TIMES = 2

@@ -155,7 +155,7 @@ async def test_gzip_bomb_sitemap_is_inflated_only_up_to_the_50_mb_limit(site, ca
     _one_page_site(site, **{"/sitemap.xml.gz": Route(bomb, content_type="application/gzip")})
     result, measured = await bounded_crawl(caplog, start=a("/sitemap.xml.gz"), trace=True)
     print(f"\ngzip bomb ({len(bomb):,} bytes -> 70 MB): {measured}")
-    sitemap = result.of(SitemapFile)[0]
+    (sitemap,) = [f for f in result.of(SitemapFile) if f.url == a("/sitemap.xml.gz")]
     assert sitemap.gzip and sitemap.truncated and sitemap.size > MAX_SITEMAP_BYTES
     assert any("larger than 52,428,800 bytes" in m for m in findings(result, "SM003"))
     assert {p.url for p in result.of(Page)} == {a("/en/"), a("/de/")}, "entries before the limit are audited"
@@ -173,7 +173,7 @@ async def test_sitemap_of_60_mb_is_read_up_to_the_50_mb_limit(site, caplog):
     result, measured = await bounded_crawl(caplog, start=a("/sitemap.xml"), trace=True)
     print(f"\n60 MB sitemap: {measured}")
     del body
-    sitemap = result.of(SitemapFile)[0]
+    (sitemap,) = [f for f in result.of(SitemapFile) if f.url == a("/sitemap.xml")]
     assert sitemap.truncated and sitemap.size > MAX_SITEMAP_BYTES and not sitemap.gzip
     assert sitemap.url_count < 50, "entries past 50 MB are not read"
     assert any("larger than 52,428,800 bytes" in m for m in findings(result, "SM003"))
@@ -230,7 +230,7 @@ async def test_a_sitemap_served_as_text_html_is_read_by_its_content(site, caplog
         },
     )
     result, measured = await bounded_crawl(caplog, start=a("/en/"))
-    sitemap = result.of(SitemapFile)[0]
+    (sitemap,) = [f for f in result.of(SitemapFile) if f.url == a("/sitemap.xml")]
     assert (sitemap.sitemap_kind, sitemap.url_count, sitemap.errors) == ("urlset", 2, [])
     assert "SM004" not in result.checks()
 
