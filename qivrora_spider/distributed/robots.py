@@ -21,6 +21,8 @@ POLL = 0.1
 
 
 class SharedRobotsMiddleware(RobotsMiddleware):
+    """Fetches an origin's robots.txt for all workers, or waits for the worker that does."""
+
     async def _fetch(self, where: str) -> tuple[Protego | None, int | None]:
         shared = SharedCrawl.of(self.crawler)
         while True:

@@ -50,6 +50,8 @@ NETWORK = ("http", "https")
 
 
 class SharedDupeFilter(RFPDupeFilter):
+    """scrapy-redis's duplicate filter, keyed on the URL whatever the method."""
+
     def __init__(
         self,
         server: Redis,
@@ -84,12 +86,16 @@ class SharedDupeFilter(RFPDupeFilter):
 
 
 class SharedQueue(PriorityQueue):
+    """scrapy-redis's priority queue; a pop marks this worker busy in the same step."""
+
     def pop(self, timeout: int = 0) -> Request | None:
         data = SharedCrawl.of(self.spider.crawler).pop()
         return None if data is None else self._decode_request(data)
 
 
 class SharedScheduler(Scheduler):
+    """scrapy-redis's scheduler on the crawl's queue; requests off the network stay in the worker."""
+
     def __init__(self, crawler: Crawler, dupefilter: SharedDupeFilter) -> None:
         self.shared = SharedCrawl.of(crawler)
         super().__init__(
