@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import time
 from contextlib import closing, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -129,8 +130,7 @@ class StateStore:
             # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), not sqlite3's guesses.
             with closing(sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)) as db:
                 db.execute("PRAGMA foreign_keys = ON")
-                if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-                    db.execute("PRAGMA journal_mode = WAL")
+                _switch_to_wal(db)
                 self._migrate(db)
                 yield db
         except (sqlite3.DatabaseError, OSError) as exc:
@@ -238,6 +238,21 @@ class StateStore:
             )
             assert run is not None
             return run
+
+
+def _switch_to_wal(db: sqlite3.Connection) -> None:
+    """Switching a new file to WAL needs it to itself, and SQLite answers "locked" at once rather than
+    waiting the busy timeout when another process is creating it too: retry until the timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    while True:
+        try:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
 
 
 @contextmanager

@@ -4,34 +4,10 @@ from __future__ import annotations
 
 import gzip
 
+from qivrora_spider.demo.site import PDF, sitemap_index, url_entry, urlset
 from qivrora_spider.site_server import Route, SiteServer, alternate, html_page
 
-PDF = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n"
-
-
-def urlset(*entries: str) -> str:
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" '
-        'xmlns:xhtml="http://www.w3.org/1999/xhtml">\n' + "\n".join(entries) + "\n</urlset>\n"
-    )
-
-
-def url_entry(loc: str, *links: tuple[str, str], lastmod: str | None = None) -> str:
-    parts = [f"<loc>{loc}</loc>"]
-    if lastmod:
-        parts.append(f"<lastmod>{lastmod}</lastmod>")
-    parts += [f'<xhtml:link rel="alternate" hreflang="{h}" href="{u}"/>' for h, u in links]
-    return "<url>" + "".join(parts) + "</url>"
-
-
-def sitemap_index(*locs: str) -> str:
-    return (
-        '<?xml version="1.0" encoding="UTF-8"?>\n'
-        '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n'
-        + "\n".join(f"<sitemap><loc>{loc}</loc></sitemap>" for loc in locs)
-        + "\n</sitemapindex>\n"
-    )
+__all__ = ["PDF", "multilingual_site", "sitemap_index", "url_entry", "urlset"]
 
 
 def multilingual_site(site: SiteServer, other: SiteServer) -> None:
