@@ -78,6 +78,16 @@ def _first_source(ctx: AuditContext, url: str, target: str) -> str:
     return found[0].source if found else ""
 
 
+def _examined_pairs(ctx: AuditContext) -> Iterator[tuple[str, dict[str, set[str]], str, dict[str, set[str]]]]:
+    """(url, what url declares, target, what target declares) for every pair whose target answered
+    200 and was examined: where a return link can be judged at all."""
+    listers = _listers(ctx)
+    for url, declared in listers.items():
+        for target in sorted(declared):
+            if target != url and _known_ok(ctx, target):
+                yield url, declared, target, listers.get(target, {})
+
+
 @check(
     "HL201",
     "missing-return-link",
@@ -100,43 +110,38 @@ itself included.
 """,
 )
 def missing_return_link(ctx: AuditContext) -> Iterator[Hit]:
-    listers = _listers(ctx)
-    for url, declared in listers.items():
-        for target in sorted(declared):
-            if target == url or not _known_ok(ctx, target):
-                continue
-            back = listers.get(target, {})  # the target answers 200 and may stand: a lister if annotated
-            if url in back:
-                continue
-            if any(_stands_for(ctx, t, url) for t in back):
-                continue  # it links back through a redirect or a broken variant: HL4xx says so
-            key = variant_key(url)
-            variants = [t for t in back if t != target and variant_key(t) == key]
-            value = written_value(ctx, url, target)
-            fetched = ctx.page(target)
-            # A PDF or other non-HTML document can only carry annotations in its Link header.
-            usual = "html" if fetched is None or fetched.is_html else "header"
-            wanted = suggested_element(page_source(ctx, target) or usual, own_value(ctx, url), url)
-            ignored = ignored_annotation_for(ctx, target, url)
-            if ignored is not None:
-                why = f"search engines ignore its link back because {ignored[1]}: fix that annotation."
-            elif variants:
-                why = f"it links back to {name_list(variants)} instead: add {wanted}."
-            elif target not in ctx.graph or not ctx.graph.out_degree(target):
-                why = (
-                    "it carries no hreflang annotations: add the cluster's annotations to it, "
-                    f"including {wanted}."
-                )
-            else:
-                why = f"add {wanted}."
-            yield Hit(
-                url,
-                f"{code(url)} lists {code(target)} as {code(value)}, "
-                f"but {code(target)} does not link back: {why}",
-                target=target,
-                hreflang=value,
-                source=_first_source(ctx, url, target),
+    for url, declared, target, back in _examined_pairs(ctx):
+        if url in back:
+            continue
+        if any(_stands_for(ctx, t, url) for t in back):
+            continue  # it links back through a redirect or a broken variant: HL4xx says so
+        key = variant_key(url)
+        variants = [t for t in back if t != target and variant_key(t) == key]
+        value = written_value(ctx, url, target)
+        fetched = ctx.page(target)
+        # A PDF or other non-HTML document can only carry annotations in its Link header.
+        usual = "html" if fetched is None or fetched.is_html else "header"
+        wanted = suggested_element(page_source(ctx, target) or usual, own_value(ctx, url), url)
+        ignored = ignored_annotation_for(ctx, target, url)
+        if ignored is not None:
+            why = f"search engines ignore its link back because {ignored[1]}: fix that annotation."
+        elif variants:
+            why = f"it links back to {name_list(variants)} instead: add {wanted}."
+        elif target not in ctx.graph or not ctx.graph.out_degree(target):
+            why = (
+                "it carries no hreflang annotations: add the cluster's annotations to it, "
+                f"including {wanted}."
             )
+        else:
+            why = f"add {wanted}."
+        yield Hit(
+            url,
+            f"{code(url)} lists {code(target)} as {code(value)}, "
+            f"but {code(target)} does not link back: {why}",
+            target=target,
+            hreflang=value,
+            source=_first_source(ctx, url, target),
+        )
 
 
 @check(
@@ -158,45 +163,40 @@ Decide which language the target serves and write the same value on every page o
 """,
 )
 def inconsistent_return_language(ctx: AuditContext) -> Iterator[Hit]:
-    listers = _listers(ctx)
-    for url, declared in listers.items():
-        for target in sorted(declared):
-            if target == url or not _known_ok(ctx, target):
-                continue
-            back = listers.get(target, {})  # the target answers 200 and may stand: a lister if annotated
-            if url not in back or target not in back:
-                continue
-            given = declared[target] - {X_DEFAULT}
-            claimed = back[target] - {X_DEFAULT}
-            if not given or not claimed or given == claimed:
-                continue
-            if len({primary_language(value) for value in given}) > 1:
-                continue  # one URL, several languages: HL111 says so
-            givens = list(
-                dict.fromkeys(
-                    a.hreflang
-                    for a in annotations_for(ctx, url, target)
-                    if canonical_hreflang(a.hreflang) in given
-                )
+    for url, declared, target, back in _examined_pairs(ctx):
+        if url not in back or target not in back:
+            continue
+        given = declared[target] - {X_DEFAULT}
+        claimed = back[target] - {X_DEFAULT}
+        if not given or not claimed or given == claimed:
+            continue
+        if len({primary_language(value) for value in given}) > 1:
+            continue  # one URL, several languages: HL111 says so
+        givens = list(
+            dict.fromkeys(
+                a.hreflang
+                for a in annotations_for(ctx, url, target)
+                if canonical_hreflang(a.hreflang) in given
             )
-            self_targets = {
-                t for t in ctx.declared(target) if t == target or variant_key(t) == variant_key(target)
-            }
-            claims = list(
-                dict.fromkeys(
-                    a.hreflang
-                    for a in annotations_for(ctx, target, self_targets)
-                    if canonical_hreflang(a.hreflang) in claimed
-                )
+        )
+        self_targets = {
+            t for t in ctx.declared(target) if t == target or variant_key(t) == variant_key(target)
+        }
+        claims = list(
+            dict.fromkeys(
+                a.hreflang
+                for a in annotations_for(ctx, target, self_targets)
+                if canonical_hreflang(a.hreflang) in claimed
             )
-            yield Hit(
-                url,
-                f"{code(url)} calls {code(target)} {name_list(givens)}, but {code(target)} calls itself "
-                f"{name_list(claims)}: use the same value on both pages.",
-                target=target,
-                hreflang=givens[0],
-                source=_first_source(ctx, url, target),
-            )
+        )
+        yield Hit(
+            url,
+            f"{code(url)} calls {code(target)} {name_list(givens)}, but {code(target)} calls itself "
+            f"{name_list(claims)}: use the same value on both pages.",
+            target=target,
+            hreflang=givens[0],
+            source=_first_source(ctx, url, target),
+        )
 
 
 def _origin(url: str) -> str | None:
