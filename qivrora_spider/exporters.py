@@ -36,6 +36,11 @@ class _FindingsOnly:
         return None
 
 
+def exports_facts(exporter: type) -> bool:
+    """Whether a feed exporter writes facts: every one but the findings table's."""
+    return not issubclass(exporter, _FindingsOnly)
+
+
 class FindingsCsvExporter(_FindingsOnly, CsvItemExporter):
     def serialize_field(self, field: Any, name: str, value: Any) -> Any:
         value = super().serialize_field(field, name, value)

@@ -61,12 +61,17 @@ class HtmlFacts:
     meta_robots: str | None
     links: list[str]
     base_href: str | None
-    fingerprint: str
+    #: None where not asked for: only the crawl state compares fingerprints (SM010, SM011).
+    fingerprint: str | None
 
 
-def extract_html(text: str) -> HtmlFacts:
-    """Read the facts of a decoded HTML document; any text gives a result, never an exception."""
-    parser = _Extractor()
+def extract_html(text: str, *, fingerprint: bool = True) -> HtmlFacts:
+    """Read the facts of a decoded HTML document; any text gives a result, never an exception.
+
+    Without ``fingerprint`` the text is neither collected nor hashed: where nothing compares
+    fingerprints, that work (two regex passes and a hash over the whole text) buys nothing.
+    """
+    parser = _Extractor(fingerprint=fingerprint)
     # A browser's decoder drops the byte order mark; left in, it is stray text that closes the head.
     parser.feed(text[1:] if text.startswith("\ufeff") else text)
     parser.close()
@@ -239,7 +244,7 @@ class _TextParts:
 class _Extractor(HTMLParser):
     """Tracks the insertion mode while collecting facts; `inert` reports every find as ignored."""
 
-    def __init__(self, inert: str | None = None) -> None:
+    def __init__(self, inert: str | None = None, fingerprint: bool = True) -> None:
         super().__init__(convert_charrefs=True)
         self._inert = inert
         self._raw_text = _RAW_TEXT_SCRIPTING_OFF if inert else _RAW_TEXT
@@ -256,7 +261,7 @@ class _Extractor(HTMLParser):
         self._meta_robots: str | None = None
         self._links: dict[str, None] = {}
         self._base_href: str | None = None
-        self._text = _TextParts()
+        self._text = _TextParts() if fingerprint else None
 
     def facts(self) -> HtmlFacts:
         return HtmlFacts(
@@ -269,7 +274,7 @@ class _Extractor(HTMLParser):
             meta_robots=self._meta_robots,
             links=list(self._links),
             base_href=self._base_href,
-            fingerprint=_fingerprint(self._text.parts()),
+            fingerprint=_fingerprint(self._text.parts()) if self._text is not None else None,
         )
 
     # -- insertion mode (WHATWG 13.2.6.4.1 to 13.2.6.4.6) --
@@ -308,12 +313,14 @@ class _Extractor(HTMLParser):
         if not attrs:
             return
 
-        keep_content = not (tag in ("input", "meta") and _is_secret_field(tag, attrs))
+        pieces = self._text
+        if pieces is not None and tag in ("input", "meta") and _is_secret_field(tag, attrs):
+            pieces = None
         hreflang_like = False
         for name, value in attrs:
             if name in _CONTENT_ATTRS:
-                if value and keep_content:
-                    self._text.append(value)
+                if value and pieces is not None:
+                    pieces.append(value)
             elif name in _HREFLANG_NAMES:
                 hreflang_like = True
 
@@ -356,6 +363,7 @@ class _Extractor(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         raw = self.cdata_elem
+        pieces = self._text
         if raw == "noscript":
             # Reported, not fingerprinted: fallback markup, mostly tracking pixels.
             self._noscript(data)
@@ -365,9 +373,10 @@ class _Extractor(HTMLParser):
                 if text:
                     skipped = len(data) - len(text)
                     self._close_head("#text", self.getpos()[0] + data.count("\n", 0, skipped))
-            self._text.append(data)
-        elif raw not in ("script", "style"):  # code is not content
-            self._text.append(data)
+            if pieces is not None:
+                pieces.append(data)
+        elif raw not in ("script", "style") and pieces is not None:  # code is not content
+            pieces.append(data)
 
     def close(self) -> None:
         """End of input as an HTML5 tokenizer sees it, in linear time.
@@ -418,7 +427,7 @@ class _Extractor(HTMLParser):
 
     def _noscript(self, content: str) -> None:
         """Report what hides in a `<noscript>`: its markup is text to us, so parse it apart."""
-        inner = _Extractor(inert=_INSIDE_NOSCRIPT)
+        inner = _Extractor(inert=_INSIDE_NOSCRIPT, fingerprint=False)
         inner.feed(content)
         inner.close()
         offset = self.getpos()[0] - 1

@@ -6,6 +6,7 @@ normalised, so that the audit compares URLs, and keeps the raw value beside for 
 
 from __future__ import annotations
 
+import sys
 from typing import Callable, Iterable
 
 from .facts import Annotation, Canonical, IgnoredAnnotation, Page
@@ -29,6 +30,15 @@ def resolve(href: str, base: str | None = None) -> str | None:
         return normalize_url(href, base)
     except InvalidURL:
         return None
+
+
+def written(value: str, url: str | None) -> str:
+    """``value`` as written, as the string of ``url`` where the two are equal.
+
+    Most hrefs are written normalised, and a crawl keeps every one beside its URL: sharing the
+    (interned) URL string stores each URL once instead of once per annotation.
+    """
+    return url if url is not None and value == url else value
 
 
 def is_html(content_type: str | None, body_start: str) -> bool:
@@ -63,7 +73,10 @@ def header_annotations(url: str, values: list[str]) -> tuple[list[Annotation], l
         if hreflang is None:
             continue
         if "alternate" in link.rel:
-            annotations.append(Annotation("header", hreflang, link.target, resolve(link.target, url)))
+            target = resolve(link.target, url)
+            annotations.append(
+                Annotation("header", sys.intern(hreflang), written(link.target, target), target)
+            )
         else:
             rel = " ".join(link.rel)
             reason = f'rel="{rel}" is not rel="alternate"' if rel else 'missing rel="alternate"'
@@ -81,13 +94,18 @@ def build_page(
     text: str | None,
     in_scope: bool,
     depth: int,
+    fingerprint: bool = True,
 ) -> Page:
-    """The facts of one response; `text` is the decoded body, None where it was not downloaded."""
+    """The facts of one response; `text` is the decoded body, None where it was not downloaded.
+
+    ``fingerprint``: whether to compute the page's content fingerprint, which only the crawl state
+    uses; without it ``Page.fingerprint`` stays None.
+    """
     content_type = (headers("Content-Type") or [None])[0]
     location = (headers("Location") or [None])[0]
     page = Page(
         url=url,
-        requested=requested,
+        requested=written(requested, url),
         status=status,
         location=resolve(location, url) if location and 300 <= status < 400 else None,
         content_type=content_type,
@@ -102,24 +120,28 @@ def build_page(
     if text is None or not is_html(content_type, text):
         return page
     page.is_html = True
-    html = extract_html(text)
+    html = extract_html(text, fingerprint=fingerprint)
     base = resolve(html.base_href, url) if html.base_href else None
     base = base or url
-    page.annotations += [
-        Annotation(
-            "html",
-            a.hreflang,
-            a.href,
-            resolve(a.href, base),
-            line=a.line,
-            in_head=a.in_head,
-            head_closed_by=a.head_closed_by,
-            head_closed_line=a.head_closed_line,
+    for a in html.annotations:
+        target = resolve(a.href, base)
+        page.annotations.append(
+            Annotation(
+                "html",
+                # A site writes a handful of hreflang values, on every page.
+                sys.intern(a.hreflang),
+                written(a.href, target),
+                target,
+                line=a.line,
+                in_head=a.in_head,
+                head_closed_by=a.head_closed_by,
+                head_closed_line=a.head_closed_line,
+            )
         )
-        for a in html.annotations
-    ]
     page.ignored += [IgnoredAnnotation("html", i.tag, i.reason, dict(i.attrs), i.line) for i in html.ignored]
-    page.canonicals += [Canonical("html", c.href, resolve(c.href, base), c.in_head) for c in html.canonicals]
+    for c in html.canonicals:
+        target = resolve(c.href, base)
+        page.canonicals.append(Canonical("html", written(c.href, target), target, c.in_head))
     page.html_lang = html.html_lang
     if page.content_language is None:
         page.content_language = html.content_language

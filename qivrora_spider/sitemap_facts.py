@@ -7,10 +7,11 @@ rel, no hreflang, an app deep link) an ``IgnoredAnnotation`` (HL104); a legitima
 
 from __future__ import annotations
 
+import sys
 from typing import Iterator
 
 from .facts import Annotation, IgnoredAnnotation, SitemapEntry, SitemapFile
-from .page_facts import resolve
+from .page_facts import resolve, written
 from .sitemap_parse import ParsedAlternate, ParsedUrl, SitemapReader
 
 def _alternates(alternates: list[ParsedAlternate], loc_url: str, sitemap: str) -> tuple[list[Annotation], list[IgnoredAnnotation]]:
@@ -19,8 +20,12 @@ def _alternates(alternates: list[ParsedAlternate], loc_url: str, sitemap: str) -
     for link in alternates:
         if link.problem is None:
             assert link.hreflang is not None and link.href is not None
+            target = resolve(link.href, loc_url)
             annotations.append(
-                Annotation("sitemap", link.hreflang, link.href, resolve(link.href, loc_url), line=link.line, sitemap=sitemap)
+                Annotation(
+                    "sitemap", sys.intern(link.hreflang), written(link.href, target), target,
+                    line=link.line, sitemap=sitemap,
+                )
             )
         elif link.incomplete:
             attrs = {k: v for k, v in (("rel", link.rel), ("hreflang", link.hreflang), ("href", link.href)) if v is not None}
@@ -48,8 +53,8 @@ def read_sitemap(
                 sitemap.errors.append(f"line {item.line}: <loc> {item.loc!r} is not an absolute http(s) URL")
             annotations, ignored = _alternates(item.alternates, loc_url or url, url)
             yield SitemapEntry(
-                sitemap=url, loc=item.loc, url=loc_url, lastmod=item.lastmod, line=item.line,
-                annotations=annotations, ignored=ignored,
+                sitemap=url, loc=written(item.loc, loc_url), url=loc_url, lastmod=item.lastmod,
+                line=item.line, annotations=annotations, ignored=ignored,
             )
         else:
             child = resolve(item.loc)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import enum
 import re
+import sys
 from functools import lru_cache
 from ipaddress import IPv6Address
 from urllib.parse import quote, urljoin, urlsplit
@@ -56,6 +57,7 @@ _QUERY_SAFE = _PATH_SAFE.replace("'", "")
 # Most URLs need no encoding; a regex check is far cheaper than quote().
 _UNCHANGED_PATH = re.compile(f"[A-Za-z0-9{re.escape(_PATH_SAFE)}]*")
 _UNCHANGED_QUERY = re.compile(f"[A-Za-z0-9{re.escape(_QUERY_SAFE)}]*")
+_NETLOC_END = re.compile(r"[/?#]")
 
 
 def normalize_url(url: str, base: str | None = None) -> str:
@@ -65,7 +67,32 @@ def normalize_url(url: str, base: str | None = None) -> str:
     inside is an error rather than silently encoded, because the audit reports
     such hrefs (HL103) instead of guessing what was meant.
     """
-    return _normalize(url.strip(), base.strip() if base is not None else None)
+    url = url.strip()
+    if base is not None:
+        if url.startswith("/") and not url.startswith("//"):
+            base = _root_of(base.strip())
+        elif _SCHEME.match(url):
+            base = None
+        else:
+            base = base.strip()
+    return _normalize(url, base)
+
+
+def _root_of(base: str) -> str:
+    """``scheme://netloc/`` of an http(s) ``base``, else ``base`` itself.
+
+    A root-relative reference takes only the scheme and netloc from its base (RFC 3986 5.2.2), so
+    keying the cache by the base's root instead of the page lets a site's navigation links, the same
+    on every page, hit it. The netloc is cut as urlsplit cuts it, userinfo and all.
+    """
+    if base.startswith("https://"):
+        start = 8
+    elif base.startswith("http://"):
+        start = 7
+    else:
+        return base
+    end = _NETLOC_END.search(base, start)
+    return (base[: end.start()] if end else base) + "/"
 
 
 # Bounded: pages repeat their navigation links, so a modest cache absorbs most calls.
@@ -91,8 +118,9 @@ def _normalize(url: str, base: str | None) -> str:
     authority = _authority(parts.scheme, parts.netloc)
     path = _encode(_remove_dot_segments(parts.path or "/"), _UNCHANGED_PATH, _PATH_SAFE)
     query = _encode(parts.query, _UNCHANGED_QUERY, _QUERY_SAFE)
-    # An empty query ("/a?") is dropped, as urlsplit and w3lib do.
-    return f"{parts.scheme}://{authority}{path}" + (f"?{query}" if query else "")
+    # An empty query ("/a?") is dropped, as urlsplit and w3lib do. Interned: a crawl keeps each URL in
+    # many facts (annotations, links, sitemap entries, canonicals), one string serves them all.
+    return sys.intern(f"{parts.scheme}://{authority}{path}" + (f"?{query}" if query else ""))
 
 
 def _authority(scheme: str, netloc: str) -> str:

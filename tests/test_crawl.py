@@ -8,8 +8,9 @@ import pytest_twisted
 from qivrora_spider.arguments import ArgumentError
 from qivrora_spider.facts import CrawlInfo, Page, RobotsTxt, SitemapEntry, SitemapFile, TargetStatus
 from qivrora_spider.site_server import Route, alternate, html_page
+from qivrora_spider.spiders.hreflang import keeps_fingerprints
 
-from .conftest import crawl
+from .conftest import crawl, project_settings
 from .fixture_sites import multilingual_site, url_entry, urlset
 
 
@@ -33,6 +34,30 @@ async def test_site_crawl_fetches_every_page_sitemap_and_alternate_once(site, ot
     assert result.stats["qivrora/findings"] == len(result.findings)
 
 
+@pytest.mark.parametrize(
+    ("settings", "kept"),
+    [
+        pytest.param({}, False, id="nothing-compares-them"),
+        pytest.param({"FEEDS": {"findings.csv": {"format": "csv"}}}, False, id="findings-feed"),
+        pytest.param({"QIVRORA_STATE": "state.sqlite"}, True, id="crawl-state"),
+        pytest.param({"FEEDS": {"facts.jsonl": {"format": "facts"}}}, True, id="facts-feed"),
+        pytest.param({"FEEDS": {"items.jl": {"format": "marshal"}}}, True, id="scrapy-exporter"),
+        pytest.param({"JOBDIR": "job"}, True, id="jobdir"),
+        pytest.param({"QIVRORA_FINGERPRINTS": True}, True, id="asked-for"),
+    ],
+)
+def test_fingerprints_are_computed_where_something_compares_or_keeps_them(settings, kept):
+    assert keeps_fingerprints(project_settings(**settings)) is kept
+
+
+def test_every_distributed_worker_fingerprints():
+    from qivrora_spider.distributed import DistributedCrawl
+
+    settings = project_settings()
+    DistributedCrawl().update_settings(settings)
+    assert keeps_fingerprints(settings)
+
+
 @pytest_twisted.ensureDeferred
 async def test_facts_of_pages_headers_redirects_and_robots(site, other_site):
     multilingual_site(site, other_site)
@@ -46,7 +71,8 @@ async def test_facts_of_pages_headers_redirects_and_robots(site, other_site):
         ("html", "fr", b("/fr/"), True), ("html", "x-default", a("/"), True),
     ]
     assert [c.url for c in en.canonicals] == [a("/en/")]
-    assert en.html_lang == "en" and en.fingerprint
+    assert en.html_lang == "en"
+    assert en.fingerprint is None, "no crawl state, no facts feed: nothing compares fingerprints"
 
     pdf = result.page(a("/docs/guide.pdf"))
     assert not pdf.is_html and pdf.content_type == "application/pdf"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import html5lib
@@ -400,6 +401,14 @@ def test_fingerprint_changes_with_content() -> None:
 def test_fingerprint_is_hex_of_128_bits() -> None:
     fingerprint = extract_html("<p>x").fingerprint
     assert len(fingerprint) == 32 and int(fingerprint, 16) >= 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(documents(), st.text(alphabet="<>/!?-='\"& \n#;abehiklmnorstx\x00[]", max_size=200)))
+def test_without_fingerprint_every_other_fact_is_the_same(doc: str) -> None:
+    without = extract_html(doc, fingerprint=False)
+    assert without.fingerprint is None
+    assert dataclasses.replace(without, fingerprint=extract_html(doc).fingerprint) == extract_html(doc)
 
 
 # -- garbage and size ------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -10,6 +12,7 @@ from w3lib.url import safe_url_string
 from qivrora_spider.urls import (
     HrefKind,
     InvalidURL,
+    _normalize,
     classify_href,
     href_problem,
     netloc,
@@ -266,3 +269,66 @@ def test_normalize_url_returns_str_or_raises_invalid_url(url: str, base: str | N
 def test_classify_href_never_raises(href: str) -> None:
     kind = classify_href(href)
     assert (href_problem(href) is not None) == (kind is HrefKind.INVALID)
+
+
+def test_equal_urls_share_one_string() -> None:
+    assert normalize_url("HTTP://Example.com:80/x") is normalize_url("/x", "http://example.com/y")
+
+
+def _resolved_as_before(url: str, base: str) -> str:
+    """What normalize_url gave before root-relative and absolute hrefs were cached apart from the page."""
+    try:
+        return _normalize.__wrapped__(url.strip(), base.strip())
+    except InvalidURL as error:
+        return f"InvalidURL: {error}"
+
+
+def _resolved_now(url: str, base: str) -> str:
+    try:
+        return normalize_url(url, base)
+    except InvalidURL as error:
+        return f"InvalidURL: {error}"
+
+
+_URL_TEXT = st.text(alphabet="aZ09/.?#%;:@[]=&-_~é\t ", max_size=20)
+
+
+@pytest.mark.parametrize(
+    ("url", "base"),
+    [
+        ("/de/p12/", "http://127.0.0.1:8000/en/p3/"),
+        ("/a/./b/../c?x=%c3#frag", "https://User:pw@Example.COM:443/x/y?q#f"),
+        ("/../..", "http://example.com"),
+        ("/;p?", "http://example.com?q=1/2"),
+        ("/x", "http://example.com#f/g"),
+        ("/x", "http://ex\tample.com/a"),
+        ("/x", "http:///a"),
+        ("/x", "http://[::1/a"),
+        ("/x", "HTTP://Example.com/a"),
+        ("/x", "ftp://example.com/a"),
+        ("/x", " https://example.com/a "),
+        ("/x", ""),
+        ("  /café ", "https://bücher.example/a"),
+        ("https://b.com/x", "http://[/"),
+        ("mailto:a@b.c", "https://example.com/"),
+    ],
+)
+def test_cache_keys_resolve_as_the_page_did(url: str, base: str) -> None:
+    assert _resolved_now(url, base) == _resolved_as_before(url, base)
+
+
+@given(
+    st.builds(
+        operator.add,
+        st.sampled_from(["/", "//", "", " /", "./", "../", "?", "#", "https://", "HTTP://"]),
+        _URL_TEXT,
+    ),
+    st.builds(
+        lambda scheme, netloc, rest: scheme + netloc + rest,
+        st.sampled_from(["http://", "https://", "HTTPS://", "ftp://", "http:", ""]),
+        st.text(alphabet="aZ09.:@[]é\t-", max_size=12),
+        _URL_TEXT,
+    ),
+)
+def test_cache_keys_resolve_any_href_as_the_page_did(url: str, base: str) -> None:
+    assert _resolved_now(url, base) == _resolved_as_before(url, base)

@@ -14,9 +14,12 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Iterator
 from scrapy import Request, Spider, signals
 from scrapy.exceptions import StopDownload
 from scrapy.http import Response
+from scrapy.utils.job import job_dir
+from scrapy.utils.misc import load_object
 from twisted.python.failure import Failure
 
 from ..arguments import CrawlArguments, Scope, parse_arguments
+from ..exporters import exports_facts
 from ..facts import Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
 from ..fetch_errors import RefusalRecorded, describe_failure
 from ..jobdir import kept
@@ -30,6 +33,7 @@ from ..urls import origin
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
+    from scrapy.settings import BaseSettings
     from typing_extensions import Self
 
 logger = logging.getLogger(__name__)
@@ -43,6 +47,25 @@ HEAD_REFUSED = (405, 501)
 
 #: Twisted reads a socket 64 KiB at a time: a body this short may have arrived with its headers.
 WHOLE_IN_ONE_READ = 64 * 1024
+
+
+def keeps_fingerprints(settings: BaseSettings) -> bool:
+    """Whether pages need their content fingerprint, which only the crawl state compares (SM010, SM011).
+
+    Facts that outlive the crawl (a facts feed, JOBDIR, a distributed crawl's Redis) keep it too:
+    whoever reads them later may compare them with a state. QIVRORA_FINGERPRINTS (set by the
+    distributed add-on, or for a pipeline of your own) asks for it regardless.
+    """
+    if settings.getbool("QIVRORA_FINGERPRINTS") or str(settings.get("QIVRORA_STATE") or "").strip():
+        return True
+    if job_dir(settings):
+        return True
+    exporters = settings.getwithbase("FEED_EXPORTERS")
+    for options in settings.getdict("FEEDS").values():
+        exporter = exporters.get(options.get("format"))
+        if exporter is None or exports_facts(load_object(exporter)):
+            return True
+    return False
 
 
 @dataclass(slots=True)
@@ -61,6 +84,8 @@ class HreflangSpider(Spider):
         self.arguments: CrawlArguments = parse_arguments(kwargs)
         super().__init__(*args)
         self.scope = Scope(self.arguments)
+        #: Decided once the settings are final (add-ons applied), at engine_started.
+        self.fingerprints = True
         self.memory = Memory(
             CrawlInfo(
                 started=datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -81,6 +106,7 @@ class HreflangSpider(Spider):
     def engine_started(self) -> None:
         """With JOBDIR, go on from what a paused crawl remembered (loaded by now, at spider_opened)."""
         self.memory = kept(self, "qivrora/spider", self.memory)
+        self.fingerprints = keeps_fingerprints(self.settings)
 
     @property
     def crawl_info(self) -> CrawlInfo:
@@ -234,6 +260,7 @@ class HreflangSpider(Spider):
             text=text,
             in_scope=in_scope,
             depth=depth,
+            fingerprint=self.fingerprints,
         )
         yield from self._alternates(page.annotations, depth)
         if page.location and in_scope and page.location in self.scope:
