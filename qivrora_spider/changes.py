@@ -34,7 +34,7 @@ def membership(context: AuditContext) -> Membership:
     graph = context.graph
     return {
         cluster: {
-            url: sorted({value for _, _, langs in graph.in_edges(url, data="langs") for value in langs})
+            url: sorted({value for source in graph.predecessors(url) for value in graph.declared(source)[url]})
             for url in members
         }
         for cluster, members in context.clusters.items()

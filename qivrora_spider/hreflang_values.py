@@ -301,6 +301,7 @@ def canonical_hreflang(value: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def primary_language(value: str) -> str | None:
     """The language of an accepted hreflang value (`zh-Hant-TW` -> `zh`); None for x-default.
 
@@ -313,6 +314,7 @@ def primary_language(value: str) -> str | None:
     return _current_language(canonical.partition("-")[0])
 
 
+@lru_cache(maxsize=4096)
 def parse_language_tag(value: str) -> str | None:
     """The ISO 639-1 language of an html ``lang`` or Content-Language tag, judged leniently.
 

@@ -22,7 +22,7 @@ from typing import Iterator
 
 from ..facts import Canonical
 from ..hreflang_values import canonical_hreflang
-from .context import SOURCE_NAMES, AuditContext, is_usable, places
+from .context import SOURCE_NAMES, AuditContext, is_usable, per_audit, places
 from .registry import Hit, check
 
 
@@ -32,10 +32,8 @@ def _languages(ctx: AuditContext, url: str) -> dict[str, str]:
     What the page says of itself when it has a self-reference, else what the pages annotating it say.
     """
     found: dict[str, dict[str, str]] = {"self": {}, "others": {}}
-    if url not in ctx.graph:
-        return {}
     for annotator in ctx.graph.predecessors(url):
-        for annotation in ctx.pairs.get((annotator, url), ()):
+        for annotation in ctx.pair(annotator, url):
             value = canonical_hreflang(annotation.hreflang) if is_usable(annotation) else None
             if value is not None and value != "x-default":
                 found["self" if annotator == url else "others"].setdefault(value, annotation.hreflang)
@@ -48,6 +46,7 @@ def _canonical_tag(ctx: AuditContext, url: str, target: str) -> Canonical:
     return min((c for c in page.canonicals if c.url == target), key=lambda c: c.source != "html")
 
 
+@per_audit
 def _cross_language(ctx: AuditContext) -> dict[str, tuple[str, dict[str, str], dict[str, str]]]:
     """Pages whose canonical is another language of their cluster: url -> (canonical, own, its)."""
     found = {}
@@ -90,15 +89,14 @@ language version, make its canonical point to itself instead.
 )
 def alternate_not_canonical(ctx: AuditContext) -> Iterator[Hit]:
     cross = _cross_language(ctx)
-    for (url, target), found in ctx.pairs.items():
+    elsewhere = ctx.canonicalised
+    for url, target, found in ctx.pairs_naming(elsewhere):
         # A page's own self-reference is HL302; a cross-language canonical is HL303 at the target.
         if url == target or target in cross:
             continue
-        canonical = ctx.canonical_elsewhere(target)
-        if canonical is None:
-            continue
+        canonical = elsewhere[target]
         first = found[0]
-        if (url, canonical) in ctx.pairs:
+        if any(a.url == canonical for a in ctx.annotations[url]):
             fix = f"remove it: this page already annotates {canonical}"
         else:
             fix = (
@@ -135,7 +133,7 @@ on the canonical URL, and have the other pages annotate the canonical URL.
 )
 def page_not_canonical(ctx: AuditContext) -> Iterator[Hit]:
     cross = _cross_language(ctx)
-    for url in sorted(ctx.annotations):
+    for url in ctx.annotations:
         canonical = ctx.canonical_elsewhere(url)
         if canonical is None or url in cross:  # HL303 names the defect better
             continue
@@ -201,7 +199,7 @@ Declare one canonical, in one place, pointing to the page itself.
 """,
 )
 def conflicting_canonicals(ctx: AuditContext) -> Iterator[Hit]:
-    for url in sorted(ctx.cluster_of):
+    for url in ctx.cluster_of:
         page = ctx.page(url)
         if page is None or page.status != 200:
             continue

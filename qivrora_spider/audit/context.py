@@ -10,16 +10,15 @@ from __future__ import annotations
 import hashlib
 from collections import defaultdict
 from datetime import datetime, timezone
-from functools import cached_property
-from typing import Iterable, Iterator
-
-import networkx as nx
+from functools import cached_property, wraps
+from typing import Any, Callable, Container, Iterable, Iterator, TypeVar
 
 from ..fact_store import FactStore
 from ..facts import Annotation, Page, SitemapEntry, TargetStatus
 from ..hreflang_values import canonical_hreflang
 from ..state import CrawlRecord
 from ..urls import HrefKind, classify_href
+from .hreflang_graph import Declared, HreflangGraph
 
 #: Longest redirect chain followed when explaining where an alternate ends up.
 MAX_CHAIN = 20
@@ -29,6 +28,15 @@ SOURCE_ORDER = {"html": 0, "header": 1, "sitemap": 2}
 
 #: How a message names the page sources of annotations and canonicals.
 SOURCE_NAMES = {"html": "the HTML", "header": "the HTTP Link header"}
+
+#: The href kinds search engines take (HL102 warns about the second, which still works).
+_TAKEN = (HrefKind.ABSOLUTE, HrefKind.PROTOCOL_RELATIVE)
+
+T = TypeVar("T")
+
+
+def _source_rank(annotation: Annotation) -> int:
+    return SOURCE_ORDER.get(annotation.source, len(SOURCE_ORDER))
 
 
 def where_read(annotation: Annotation) -> str:
@@ -50,11 +58,27 @@ def cluster_id(members: Iterator[str] | set[str]) -> str:
 
 def is_usable(annotation: Annotation) -> bool:
     """Would a search engine take this annotation into the cluster?"""
-    if annotation.url is None or not annotation.in_head:
+    url = annotation.url
+    if url is None or not annotation.in_head:
         return False
-    if classify_href(annotation.href) not in (HrefKind.ABSOLUTE, HrefKind.PROTOCOL_RELATIVE):
+    # An href written as the normalised URL is absolute; classifying it would only cost time.
+    if annotation.href != url and classify_href(annotation.href) not in _TAKEN:
         return False
     return canonical_hreflang(annotation.hreflang) is not None
+
+
+def per_audit(build: Callable[[AuditContext], T]) -> Callable[[AuditContext], T]:
+    """Derive a value from the facts once per audit, however many checks ask for it."""
+
+    @wraps(build)
+    def derived(ctx: AuditContext) -> T:
+        try:
+            return ctx._derived[build]  # type: ignore[no-any-return]
+        except KeyError:
+            value = ctx._derived[build] = build(ctx)
+            return value
+
+    return derived
 
 
 class AuditContext:
@@ -69,6 +93,7 @@ class AuditContext:
         self.statuses = store.statuses
         self.now = now or self._crawl_time()
         self.previous = previous
+        self._derived: dict[Callable[..., Any], Any] = {}
 
     def _crawl_time(self) -> datetime:
         for crawl in self.store.crawls:
@@ -91,43 +116,62 @@ class AuditContext:
     @cached_property
     def annotations(self) -> dict[str, list[Annotation]]:
         """Every annotation of every annotated URL, all sources, in reading order."""
-        index: dict[str, list[Annotation]] = defaultdict(list)
-        for page in self.pages.values():
-            if page.annotations:
-                index[page.url].extend(page.annotations)
+        index = {page.url: page.annotations for page in self.pages.values() if page.annotations}
         for url, entries in self.entries_by_url.items():
-            for entry in entries:
-                index[url].extend(entry.annotations)
-        return {url: found for url, found in index.items() if found}
+            listed = [a for entry in entries for a in entry.annotations]
+            if listed:
+                own = index.get(url)
+                index[url] = own + listed if own else listed
+        return index
+
+    @cached_property
+    def _usable(self) -> dict[str, list[Annotation]]:
+        found = {}
+        for url, listed in self.annotations.items():
+            usable = [a for a in listed if is_usable(a)]
+            if usable:
+                # Most pages have only usable annotations: share their list instead of a copy.
+                found[url] = listed if len(usable) == len(listed) else usable
+        return found
 
     def usable_annotations(self, url: str) -> list[Annotation]:
-        return [a for a in self.annotations.get(url, ()) if is_usable(a)]
+        return self._usable.get(url, [])
+
+    def pair(self, url: str, target: str) -> list[Annotation]:
+        """Every annotation of `url` naming `target`, in SOURCE_ORDER then reading order.
+
+        Unlike the graph this keeps the annotations search engines ignore, as long as the target URL is
+        known (the crawl fetches those targets too): a target that does not serve (HL3xx, HL4xx) is a
+        defect of its own, which fixing the value or the placement of the annotation would not cure.
+        """
+        found = [a for a in self.annotations.get(url, ()) if a.url == target]
+        found.sort(key=_source_rank)
+        return found
+
+    def pairs_naming(self, targets: Container[str]) -> Iterator[tuple[str, str, list[Annotation]]]:
+        """(url, target, ``pair(url, target)``) for every pair whose target is one of `targets`."""
+        for url, listed in self.annotations.items():
+            named = dict.fromkeys(a.url for a in listed if a.url in targets)
+            for target in named:
+                yield url, target, self.pair(url, target)  # type: ignore[arg-type]
 
     # --- the graph ---------------------------------------------------------------------------
 
     @cached_property
-    def graph(self) -> nx.DiGraph:
-        """Nodes are URLs; an edge u -> v holds ``langs``: canonical hreflang value -> sources."""
-        graph = nx.DiGraph()
-        for url, found in self.annotations.items():
-            for annotation in found:
-                if not is_usable(annotation):
-                    continue
-                assert annotation.url is not None
-                value = canonical_hreflang(annotation.hreflang)
-                if graph.has_edge(url, annotation.url):
-                    langs = graph[url][annotation.url]["langs"]
-                else:
-                    langs = {}
-                    graph.add_edge(url, annotation.url, langs=langs)
-                langs.setdefault(value, set()).add(annotation.source)
+    def graph(self) -> HreflangGraph:
+        """Nodes are URLs; an edge u -> v holds the canonical hreflang values u gives v."""
+        graph = HreflangGraph()
+        add_edge = graph.add_edge
+        for url, usable in self._usable.items():
+            for annotation in usable:
+                add_edge(url, annotation.url, canonical_hreflang(annotation.hreflang))  # type: ignore[arg-type]
         return graph
 
     @cached_property
     def clusters(self) -> dict[str, list[str]]:
         """Cluster id -> sorted member URLs (weakly connected components of the graph)."""
         found: dict[str, list[str]] = {}
-        for component in nx.weakly_connected_components(self.graph):
+        for component in self.graph.weakly_connected_components():
             found[cluster_id(component)] = sorted(component)
         return dict(sorted(found.items()))
 
@@ -135,11 +179,9 @@ class AuditContext:
     def cluster_of(self) -> dict[str, str]:
         return {url: cid for cid, members in self.clusters.items() for url in members}
 
-    def declared(self, url: str) -> dict[str, set[str]]:
+    def declared(self, url: str) -> Declared:
         """What `url` says of others: target URL -> canonical hreflang values."""
-        if url not in self.graph:
-            return {}
-        return {target: set(data["langs"]) for target, data in self.graph[url].items()}
+        return self.graph.declared(url)
 
     # --- what fetching told -------------------------------------------------------------------
 
@@ -188,27 +230,18 @@ class AuditContext:
         distinct ones (an unresolvable href counts as one): search engines may then ignore them all,
         which HL304 reports, so no check builds on either of them.
         """
-        page = self.pages.get(url)
-        if page is None or page.status != 200:
-            return None
-        if len(self.canonical_names(url)) != 1:
-            return None
-        canonical = page.canonicals[0].url
-        return canonical if canonical is not None and canonical != url else None
+        return self.canonicalised.get(url)
 
     @cached_property
-    def pairs(self) -> dict[tuple[str, str], list[Annotation]]:
-        """(url, target) -> every annotation of `url` naming `target`, in SOURCE_ORDER then reading order.
-
-        Unlike the graph this keeps the annotations search engines ignore, as long as the target URL is
-        known (the crawl fetches those targets too): a target that does not serve (HL3xx, HL4xx) is a
-        defect of its own, which fixing the value or the placement of the annotation would not cure.
-        """
-        found: dict[tuple[str, str], list[Annotation]] = defaultdict(list)
-        for url, annotated in self.annotations.items():
-            for annotation in annotated:
-                if annotation.url is not None:
-                    found[(url, annotation.url)].append(annotation)
-        for listed in found.values():
-            listed.sort(key=lambda a: SOURCE_ORDER.get(a.source, len(SOURCE_ORDER)))
-        return dict(sorted(found.items()))
+    def canonicalised(self) -> dict[str, str]:
+        """Page -> ``canonical_elsewhere(page)``, for the pages that have one."""
+        found = {}
+        for url, page in self.pages.items():
+            if page.status != 200 or not page.canonicals:
+                continue
+            canonical = page.canonicals[0].url
+            if canonical is None or canonical == url:
+                continue
+            if len(page.canonicals) == 1 or len(self.canonical_names(url)) == 1:
+                found[url] = canonical
+        return found

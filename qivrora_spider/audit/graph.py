@@ -17,11 +17,12 @@ Each defect is reported once, by the check that names it best:
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Iterator
+from typing import Container, Iterator
 
 from ..hreflang_values import canonical_hreflang, primary_language
-from ..urls import InvalidURL, origin, variant_key
-from .context import AuditContext
+from ..urls import InvalidURL, normalised_origin, variant_key
+from .context import AuditContext, per_audit
+from .hreflang_graph import Declared
 from .markup import X_DEFAULT, code, is_lister, may_stand, name_list, suggested_element
 from .pages import (
     annotations_for,
@@ -44,22 +45,28 @@ _LIMITS = {
 }
 
 
-def _listers(ctx: AuditContext) -> dict[str, dict[str, set[str]]]:
+@per_audit
+def _listers(ctx: AuditContext) -> dict[str, Declared]:
     """Every page whose annotations count -> what it declares (self-variants read as itself).
 
     Search engines ignore the annotations of a page that is noindex or canonicalises elsewhere
     (HL302 reports those), so other pages are not asked to link back to it.
     """
     return {
-        url: effective_declared(ctx, url)
-        for url in sorted(ctx.graph.nodes)
-        if ctx.graph.out_degree(url) and is_lister(ctx, url) and may_stand(ctx, url)
+        url: declared if url in declared else effective_declared(ctx, url)
+        for url, declared in ctx.graph.succ.items()
+        if declared and is_lister(ctx, url) and may_stand(ctx, url)
     }
 
 
 def _known_ok(ctx: AuditContext, url: str) -> bool:
     """Fetched with GET, answered 200, may stand as an alternate: its return links are known."""
-    return ctx.examined(url) and ctx.status(url) == 200 and may_stand(ctx, url)
+    return url in _known_ok_pages(ctx)
+
+
+@per_audit
+def _known_ok_pages(ctx: AuditContext) -> set[str]:
+    return {url for url, page in ctx.pages.items() if page.status == 200 and may_stand(ctx, url)}
 
 
 def _stands_for(ctx: AuditContext, other: str, url: str) -> bool:
@@ -73,12 +80,23 @@ def _stands_for(ctx: AuditContext, other: str, url: str) -> bool:
     return variant_key(other) == variant_key(url) and not may_stand(ctx, other)
 
 
+def _listed_by(listers: dict[str, Declared], targets: Container[str]) -> dict[str, set[str]]:
+    """Target -> the listers that list it, for `targets` only: a set per target of a large site is
+    more memory than the graph itself."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for url, declared in listers.items():
+        for target in declared:
+            if target in targets:
+                found[target].add(url)
+    return found
+
+
 def _first_source(ctx: AuditContext, url: str, target: str) -> str:
     found = annotations_for(ctx, url, target)
     return found[0].source if found else ""
 
 
-def _examined_pairs(ctx: AuditContext) -> Iterator[tuple[str, dict[str, set[str]], str, dict[str, set[str]]]]:
+def _examined_pairs(ctx: AuditContext) -> Iterator[tuple[str, Declared, str, Declared]]:
     """(url, what url declares, target, what target declares) for every pair whose target answered
     200 and was examined: where a return link can be judged at all."""
     listers = _listers(ctx)
@@ -201,7 +219,7 @@ def inconsistent_return_language(ctx: AuditContext) -> Iterator[Hit]:
 
 def _origin(url: str) -> str | None:
     try:
-        return origin(url)
+        return normalised_origin(url)
     except InvalidURL:
         return None
 
@@ -228,17 +246,18 @@ def unlinked_alternate(ctx: AuditContext) -> Iterator[Hit]:
     linked = ctx.store.linked
     if not linked:
         return
-    explored = {
-        _origin(page.url) for page in ctx.pages.values() if page.in_scope and page.status is not None
-    } & {_origin(url) for url in linked}
-    listed_by: dict[str, set[str]] = defaultdict(set)
-    for url, declared in _listers(ctx).items():
-        for target in declared:
-            listed_by[target].add(url)
-    for target in sorted(listed_by):
-        if target in linked or ctx.status(target) != 200 or _origin(target) not in explored:
-            continue
-        others = sorted(listed_by[target] - {target})
+    crawled = {_origin(page.url) for page in ctx.pages.values() if page.in_scope and page.status is not None}
+    explored = set()
+    for url in linked:
+        if (found := _origin(url)) in crawled:
+            explored.add(found)
+            if len(explored) == len(crawled):
+                break
+    listers = _listers(ctx)
+    unlinked = {target for declared in listers.values() for target in declared if target not in linked}
+    judged = {target for target in unlinked if ctx.status(target) == 200 and _origin(target) in explored}
+    for target, listed_by in sorted(_listed_by(listers, judged).items()):
+        others = sorted(listed_by - {target})
         lister = others[0] if others else target
         value = written_value(ctx, lister, target)
         by = f" (as {code(value)} by {code(lister)})" if others else ""
@@ -413,25 +432,20 @@ Raise the crawl's limits or include the host, and crawl again; then the return l
 """,
 )
 def alternate_not_examined(ctx: AuditContext) -> Iterator[Hit]:
-    listed_by: dict[str, set[str]] = defaultdict(set)
-    for url, declared in _listers(ctx).items():
-        for target in declared:
-            if target != url:
-                listed_by[target].add(url)
-    for target in sorted(listed_by):
-        reason = _not_examined_reason(ctx, target)
-        if reason is None:
+    listers = _listers(ctx)
+    unexamined = {target for declared in listers.values() for target in declared if not ctx.examined(target)}
+    reasons = {target: reason for target in unexamined if (reason := _not_examined_reason(ctx, target))}
+    for target, listed_by in sorted(_listed_by(listers, reasons).items()):
+        by = sorted(listed_by - {target})
+        if not by:
             continue
-        listers = sorted(listed_by[target])
-        first = listers[0]
+        first = by[0]
         value = written_value(ctx, first, target)
-        more = (
-            f" and {len(listers) - 1} other page{'s' if len(listers) > 2 else ''}" if len(listers) > 1 else ""
-        )
+        more = f" and {len(by) - 1} other page{'s' if len(by) > 2 else ''}" if len(by) > 1 else ""
         yield Hit(
             first,
             f"{code(target)}, listed as {code(value)} by {code(first)}{more}, could not be examined: "
-            f"{reason}, so whether it links back is unknown; crawl it to check.",
+            f"{reasons[target]}, so whether it links back is unknown; crawl it to check.",
             target=target,
             hreflang=value,
             source=_first_source(ctx, first, target),

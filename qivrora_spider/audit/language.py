@@ -65,9 +65,12 @@ language, correct the hreflang annotations that call it otherwise.
 """,
 )
 def html_lang_mismatch(ctx: AuditContext) -> Iterator[Hit]:
-    for url, page in sorted(ctx.pages.items()):
+    for url, page in ctx.pages.items():
         if page.status != 200:
             continue
+        own = {primary_language(value) for value in ctx.declared(url).get(url, ())} - {None}
+        if own and ((stated := _stated_language(page)) is None or stated[1] & own):
+            continue  # what the page's own self-reference says agrees, or nothing is stated
         selves = _self_languages(ctx, url)
         stated = _stated_language(page) if selves else None
         if stated is None:
@@ -107,7 +110,7 @@ regional version.
 """,
 )
 def html_lang_missing(ctx: AuditContext) -> Iterator[Hit]:
-    for url in sorted(ctx.cluster_of):
+    for url in ctx.cluster_of:
         page = ctx.page(url)
         if page is None or page.status != 200 or not page.is_html:
             continue

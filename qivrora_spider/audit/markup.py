@@ -13,12 +13,13 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from itertools import chain
 from typing import Iterable, Iterator
 
-from ..facts import Annotation, IgnoredAnnotation
+from ..facts import Annotation, IgnoredAnnotation, Page
 from ..hreflang_values import canonical_hreflang, check_hreflang
 from ..urls import HrefKind, InvalidURL, classify_href, href_problem, normalize_url
-from .context import AuditContext
+from .context import AuditContext, per_audit
 from .registry import Hit, check
 
 X_DEFAULT = "x-default"
@@ -62,16 +63,37 @@ class SourceGroup:
         return sorted({w.sitemap for w in self.items if w.sitemap})
 
 
+@per_audit
+def _may_be_faulty(ctx: AuditContext) -> set[str]:
+    """URLs whose annotations as written may be at fault: all but those that are absolute, normalised
+    hrefs in <head> with valid values written in canonical case, each value and URL once per source.
+
+    On a large site nearly every page is that plain; the checks of this module and of values.py
+    judge the others only, instead of each walking every annotation again.
+    """
+    found = set()
+    for url, listed in ctx.annotations.items():
+        if any(
+            a.href != a.url or not a.in_head or check_hreflang(a.hreflang) is not None for a in listed
+        ) or len(listed) != min(
+            len({(a.source, a.hreflang) for a in listed}), len({(a.source, a.url) for a in listed})
+        ):
+            found.add(url)
+    return found
+
+
 def source_groups(ctx: AuditContext, *, per_entry: bool = False) -> Iterator[SourceGroup]:
-    """Every (page, source) with its annotations; with `per_entry`, one group per sitemap `<url>`."""
-    for url in sorted(ctx.pages):
+    """Every (page, source) with annotations that may be at fault; with `per_entry`, one group per
+    sitemap `<url>`."""
+    faulty = _may_be_faulty(ctx)
+    for url in sorted(faulty & ctx.pages.keys()):
         by_source: dict[str, list[Written]] = defaultdict(list)
         for annotation in ctx.pages[url].annotations:
             by_source[annotation.source].append(Written(annotation, annotation.sitemap))
         for source, items in sorted(by_source.items()):
             yield SourceGroup(url, source, tuple(items), url)
     entries_by_url = ctx.entries_by_url
-    for url in sorted(entries_by_url):
+    for url in sorted(faulty & entries_by_url.keys()):
         entries = [entry for entry in entries_by_url[url] if entry.annotations]
         chunks = [[entry] for entry in entries] if per_entry else [entries] if entries else []
         for chunk in chunks:
@@ -150,23 +172,31 @@ def may_stand(ctx: AuditContext, url: str) -> bool:
     """Can `url` stand as an alternate, as far as is known? A URL that redirects, fails, is blocked
     by robots.txt, is noindex or canonicalises elsewhere is reported as such by HL3xx and HL4xx,
     and is left out of the cluster checks so that one defect is not reported as several."""
-    record = ctx.fetched(url)
-    if record is None:
-        return True
-    if record.status is not None and record.status != 200:
-        return False
-    if record.status is None and record.error:
-        return False
-    if getattr(record, "not_examined", None) == "robots":
-        return False
-    page = ctx.page(url)
-    if page is not None and page.status == 200:
-        if page.noindex:
-            return False
-        canonicals = ctx.canonicals(url)
-        if canonicals and url not in canonicals:
-            return False
-    return True
+    return url not in _cannot_stand(ctx)
+
+
+@per_audit
+def _cannot_stand(ctx: AuditContext) -> set[str]:
+    found = set()
+    pages = ctx.pages
+    # A URL's page record overrides a status of it (``AuditContext.fetched``).
+    statuses = ((url, record) for url, record in ctx.statuses.items() if url not in pages)
+    for url, record in chain(pages.items(), statuses):
+        status = record.status
+        if (
+            (status is not None and status != 200)
+            or (status is None and record.error)
+            or getattr(record, "not_examined", None) == "robots"
+        ):
+            found.add(url)
+        elif status == 200 and isinstance(record, Page) and (record.noindex or _canonical_elsewhere(record)):
+            found.add(url)
+    return found
+
+
+def _canonical_elsewhere(page: Page) -> bool:
+    """Does a page name canonicals, none of them itself?"""
+    return any(c.url is not None for c in page.canonicals) and all(c.url != page.url for c in page.canonicals)
 
 
 def source_name(group: SourceGroup) -> str:
@@ -293,8 +323,8 @@ _INERT = ("inside <template>", "inside <noscript>")
 
 def _ignored(ctx: AuditContext) -> Iterator[tuple[str, str | None, IgnoredAnnotation, str | None]]:
     """(page or sitemap file, base for hrefs, element, sitemap file)."""
-    for url in sorted(ctx.pages):
-        for ignored in ctx.pages[url].ignored:
+    for url, page in ctx.pages.items():
+        for ignored in page.ignored:
             yield url, url, ignored, ignored.sitemap
     for entry in ctx.store.entries:
         for ignored in entry.ignored:
@@ -482,11 +512,18 @@ def duplicate_language(ctx: AuditContext) -> Iterator[Hit]:
             )
 
 
+@per_audit
+def x_default_declarers(ctx: AuditContext) -> set[str]:
+    """The URLs whose usable annotations declare an x-default (whether their annotations count or not)."""
+    return {url for url, out in ctx.graph.succ.items() if any(X_DEFAULT in values for values in out.values())}
+
+
 def _x_default_claims(ctx: AuditContext, members: list[str]) -> dict[str, set[str]]:
     """Page -> the URLs it declares x-default (that may stand as alternates), graph view."""
     claims: dict[str, set[str]] = {}
+    declarers = x_default_declarers(ctx)
     for url in members:
-        if not (is_lister(ctx, url) and may_stand(ctx, url)):
+        if url not in declarers or not (is_lister(ctx, url) and may_stand(ctx, url)):
             continue
         targets = {
             target

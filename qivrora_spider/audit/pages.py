@@ -14,8 +14,17 @@ from typing import Iterator
 from ..facts import Annotation
 from ..hreflang_values import canonical_hreflang, primary_language
 from ..urls import variant_key
-from .context import AuditContext
-from .markup import X_DEFAULT, code, ignored_because, is_lister, name_list, suggested_element
+from .context import AuditContext, per_audit
+from .hreflang_graph import Declared
+from .markup import (
+    X_DEFAULT,
+    code,
+    ignored_because,
+    is_lister,
+    name_list,
+    suggested_element,
+    x_default_declarers,
+)
 from .registry import Hit, check
 
 SOURCE_ORDER = ("html", "header", "sitemap")
@@ -27,7 +36,7 @@ def self_variants(ctx: AuditContext, url: str) -> list[str]:
     return sorted(t for t in ctx.declared(url) if t != url and variant_key(t) == key)
 
 
-def effective_declared(ctx: AuditContext, url: str) -> dict[str, set[str]]:
+def effective_declared(ctx: AuditContext, url: str) -> Declared:
     """What `url` declares, with a variant of its own URL read as its self-reference (HL110)."""
     declared = ctx.declared(url)
     if url in declared:
@@ -36,7 +45,7 @@ def effective_declared(ctx: AuditContext, url: str) -> dict[str, set[str]]:
     if not variants:
         return declared
     merged = {target: values for target, values in declared.items() if target not in variants}
-    merged[url] = set().union(*(declared[v] for v in variants))
+    merged[url] = frozenset().union(*(declared[v] for v in variants))
     return merged
 
 
@@ -71,7 +80,7 @@ def own_value(ctx: AuditContext, url: str) -> str:
     for a in annotations_for(ctx, url, url):
         return a.hreflang
     votes: Counter[str] = Counter()
-    for source in ctx.graph.predecessors(url) if url in ctx.graph else ():
+    for source in ctx.graph.predecessors(url):
         for a in annotations_for(ctx, source, url):
             if canonical_hreflang(a.hreflang) != X_DEFAULT:
                 votes[a.hreflang] += 1
@@ -95,11 +104,12 @@ def ignored_annotation_for(ctx: AuditContext, url: str, target: str) -> tuple[An
 
 def _annotated_pages(ctx: AuditContext) -> Iterator[str]:
     """Pages answering 200 whose usable annotations are in the graph."""
-    for url in sorted(ctx.graph.nodes):
+    for url in ctx.graph.nodes:
         if ctx.graph.out_degree(url) and ctx.status(url) == 200:
             yield url
 
 
+@per_audit
 def variant_self_references(ctx: AuditContext) -> dict[str, list[str]]:
     """Page -> the variants of its URL it names instead of itself: HL110's findings.
 
@@ -173,11 +183,7 @@ cluster. Reported once per cluster, on its first URL (sorted).
 """,
 )
 def missing_x_default(ctx: AuditContext) -> Iterator[Hit]:
-    with_default = {
-        ctx.cluster_of[source]
-        for source, _, langs in ctx.graph.edges(data="langs")
-        if X_DEFAULT in langs and is_lister(ctx, source)
-    }
+    with_default = {ctx.cluster_of[source] for source in x_default_declarers(ctx) if is_lister(ctx, source)}
     for cluster, members in ctx.clusters.items():
         if cluster in with_default:
             continue
@@ -246,10 +252,12 @@ Annotate the URL with the one language it serves, and point the other value to t
 """,
 )
 def url_multiple_languages(ctx: AuditContext) -> Iterator[Hit]:
-    for url in sorted(ctx.graph.nodes):
+    for url in ctx.graph.nodes:
         if not is_lister(ctx, url):
             continue
-        for target, values in sorted(ctx.declared(url).items()):
+        for target, values in ctx.declared(url).items():
+            if len(values) < 2:
+                continue
             languages = {primary_language(value) for value in values} - {None}
             if len(languages) < 2:
                 continue

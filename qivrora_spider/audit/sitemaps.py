@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from ..facts import Page, SitemapEntry, SitemapFile
 from ..sitemap_parse import MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS, parse_w3c_datetime
-from ..urls import origin
+from ..urls import normalised_origin, origin
 from .context import AuditContext
 from .registry import Hit, check
 from .targets import answers, redirect_story
@@ -168,13 +168,13 @@ def page_missing_from_sitemap(ctx: AuditContext) -> Iterator[Hit]:
         for host, files in by_host.items()
         if any(s.sitemap_kind == "urlset" for s in files) and all(_read_to_the_end(s) for s in files)
     }
-    for url, page in sorted(ctx.pages.items()):
+    if not complete:
+        return
+    for url, page in ctx.pages.items():
         if not (page.status == 200 and page.is_html and page.in_scope and page.noindex is None):
             continue
-        if ctx.canonical_names(url) - {url} or url in ctx.entries_by_url:
-            continue
-        sitemaps = complete.get(origin(url))
-        if not sitemaps:
+        sitemaps = complete.get(normalised_origin(url))
+        if not sitemaps or ctx.canonical_names(url) - {url} or url in ctx.entries_by_url:
             continue
         named = sitemaps[0] + (f" and {len(sitemaps) - 1} more" if len(sitemaps) > 1 else "")
         yield Hit(

@@ -89,7 +89,9 @@ annotations in one source only (the sitemap is the easiest to maintain on a larg
 """,
 )
 def sources_conflict(ctx: AuditContext) -> Iterator[Hit]:
-    for url, found in sorted(ctx.annotations.items()):
+    for url, found in ctx.annotations.items():
+        if len({a.source for a in found}) < 2:
+            continue
         sources = _by_source(found)
         if len(sources) < 2:
             continue

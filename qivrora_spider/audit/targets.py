@@ -13,12 +13,13 @@ HL206, not a pass and not one of these. A page that names a variant of its own U
 
 from __future__ import annotations
 
+from collections import defaultdict
 from http import HTTPStatus
 from typing import Callable, Iterator
 
-from ..facts import Page
+from ..facts import Annotation, Page
 from ..urls import origin
-from .context import MAX_CHAIN, AuditContext, places
+from .context import MAX_CHAIN, AuditContext, per_audit, places
 from .pages import variant_self_references
 from .registry import Hit, check
 
@@ -64,17 +65,25 @@ def answers(status: int) -> str:
         return f"answers {status}"
 
 
+@per_audit
+def _judged_pairs(ctx: AuditContext) -> dict[str, list[tuple[str, str, list[Annotation]]]]:
+    """Check id -> the (page, target, annotations) pairs whose target that HL4xx check judges."""
+    verdicts = {}
+    for url in (*ctx.pages, *ctx.statuses):
+        verdict = _verdict(ctx, url)
+        if verdict is not None:
+            verdicts[url] = verdict
+    variants = variant_self_references(ctx)
+    found: dict[str, list[tuple[str, str, list[Annotation]]]] = defaultdict(list)
+    for url, target, named in ctx.pairs_naming(verdicts):
+        if target not in variants.get(url, ()):  # a self-reference to a variant of the page's URL: HL110
+            found[verdicts[target]].append((url, target, named))
+    return found
+
+
 def _pair_hits(ctx: AuditContext, check_id: str, explain: Callable[[str], str]) -> Iterator[Hit]:
     """One hit per (page, target) pair whose target `check_id` judges; `explain` says why and the fix."""
-    verdicts: dict[str, str | None] = {}
-    variants = variant_self_references(ctx)
-    for (url, target), found in ctx.pairs.items():
-        if target in variants.get(url, ()):
-            continue  # a self-reference to a variant of the page's URL: HL110
-        if target not in verdicts:
-            verdicts[target] = _verdict(ctx, target)
-        if verdicts[target] != check_id:
-            continue
+    for url, target, found in _judged_pairs(ctx).get(check_id, ()):
         first = found[0]
         named = "This page, its own" if url == target else "The"
         yield Hit(

@@ -9,22 +9,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from typing import Iterator
-from weakref import WeakKeyDictionary
 
 from ..hreflang_values import check_hreflang
-from .context import AuditContext
+from .context import AuditContext, per_audit
 from .markup import code, resolve, source_groups
 from .registry import Hit, check
 
-_CACHE: WeakKeyDictionary[AuditContext, dict[str, list[Hit]]] = WeakKeyDictionary()
-
-
+@per_audit
 def _value_hits(ctx: AuditContext) -> dict[str, list[Hit]]:
     """Check id -> hits, computed once per audit for the seven checks."""
-    found = _CACHE.get(ctx)
-    if found is not None:
-        return found
-    found = defaultdict(list)
+    found: dict[str, list[Hit]] = defaultdict(list)
     for group in source_groups(ctx):
         for written in group.items:
             a = written.annotation
@@ -43,7 +37,6 @@ def _value_hits(ctx: AuditContext) -> dict[str, list[Hit]]:
                     source=group.source,
                 )
             )
-    _CACHE[ctx] = found
     return found
 
 

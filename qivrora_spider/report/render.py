@@ -145,7 +145,7 @@ def _cluster(
     members = context.clusters[cid]
     graph = context.graph
     languages = sorted(
-        {language for url in members for data in graph[url].values() for language in data["langs"]},
+        {language for url in members for values in graph.declared(url).values() for language in values},
         key=lambda language: (language == "x-default", language),
     )
     fits = len(members) <= MAX_MATRIX_PAGES and len(languages) <= MAX_MATRIX_LANGUAGES
@@ -168,7 +168,7 @@ def _matrix(context: AuditContext, members: list[str], languages: list[str]) -> 
     with_host = spans_hosts(members)
     named = {
         url: {
-            language: sorted(target for target, data in graph[url].items() if language in data["langs"])
+            language: sorted(target for target, values in graph.declared(url).items() if language in values)
             for language in languages
         }
         for url in members
@@ -196,7 +196,7 @@ def _matrix(context: AuditContext, members: list[str], languages: list[str]) -> 
             )
             for column in columns
         )
-        own = " ".join(sorted(graph[url][url]["langs"])) if graph.has_edge(url, url) else ""
+        own = " ".join(sorted(graph.declared(url).get(url, ())))
         rows.append(Row(url, short_url(url, with_host=with_host), url_status(context, url), own, cells))
     return Matrix(tuple(columns), tuple(rows))
 

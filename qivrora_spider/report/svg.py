@@ -76,12 +76,12 @@ def spans_hosts(urls: list[str]) -> bool:
 
 def cluster_picture(context: AuditContext, members: list[str]) -> Picture:
     """`members` sorted; past MAX_NODES the pages with missing return links are drawn first."""
-    links = context.graph.subgraph(members).edges
+    links = context.graph.edges_among(members)
     one_way = {url for u, v in links if u != v and not context.graph.has_edge(v, u) for url in (u, v)}
     shown = sorted(sorted(members, key=lambda url: (url not in one_way, url))[:MAX_NODES])
     graph = nx.DiGraph()
     graph.add_nodes_from(shown)
-    graph.add_edges_from((u, v) for u, v in context.graph.subgraph(shown).edges if u != v)
+    graph.add_edges_from((u, v) for u, v in context.graph.edges_among(shown) if u != v)
 
     radius = min(200, 70 + 9 * len(shown))
     horizontal = len(shown) <= HORIZONTAL_LABELS
@@ -146,8 +146,8 @@ def _node(
 def _language(context: AuditContext, url: str) -> str:
     """The value most pages give `url` (x-default only where nothing else), for its label."""
     said: Counter[str] = Counter()
-    for source in context.graph.predecessors(url) if url in context.graph else ():
-        said.update(context.graph[source][url]["langs"].keys())
+    for source in context.graph.predecessors(url):
+        said.update(context.declared(source)[url])
     ranked = sorted(said.items(), key=lambda item: (item[0] == "x-default", -item[1], item[0]))
     return ranked[0][0] if ranked else ""
 
