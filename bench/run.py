@@ -10,7 +10,7 @@ One run, on one synthetic site (bench/generate_site.py) served on 127.0.0.1 (ben
 (c)  ``audit()`` alone on the facts of sites of each ``--sizes`` (bench/audit_bench.py).
 
 The crawls alternate (a, a', b, a, a', b, ...) so that drift of a shared machine hits them alike;
-each is a subprocess whose peak RSS is read from ``wait4``. Pages/s is the site's page count over
+each is a subprocess whose peak RSS (VmHWM) is read while it runs. Pages/s is the site's page count over
 the whole process's wall time (start-up and, for (b), the audit included). The report gives medians
 of the repeats and every single run. Usage, from the repository root::
 
@@ -93,14 +93,33 @@ class Run:
     stats: dict[str, Any] = field(default_factory=dict)
 
 
+def hiwater_kib(pid: int) -> int:
+    """The peak RSS of a running process (VmHWM), in KiB; 0 once it is gone."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
 def run_measured(command: list[str], log: Path, timeout: float) -> Run:
-    """Run a subprocess to its end; wall seconds and its own peak RSS (wait4's ru_maxrss, KiB)."""
+    """Run a subprocess to its end; wall seconds and its own peak RSS.
+
+    The peak is the child's VmHWM, read every 20 ms while it runs. wait4's ru_maxrss would not do:
+    Linux starts a forked child's maximum at its parent's RSS and keeps it across exec, so every
+    child would weigh at least as much as this benchmark process.
+    """
     with open(log, "wb") as output:
         started = time.perf_counter()
         process = subprocess.Popen(command, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=output, stderr=output)
+        peak = 0
         try:
             while True:
-                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+                peak = max(peak, hiwater_kib(process.pid))
+                pid, status, _ = os.wait4(process.pid, os.WNOHANG)
                 if pid:
                     break
                 if time.perf_counter() - started > timeout:
@@ -115,7 +134,7 @@ def run_measured(command: list[str], log: Path, timeout: float) -> Run:
     if process.returncode != 0:
         tail = log.read_text(errors="replace")[-2000:]
         raise RuntimeError(f"exit status {process.returncode}: {' '.join(command)}\n{tail}")
-    return Run(seconds, usage.ru_maxrss / 1024)
+    return Run(seconds, peak / 1024)
 
 
 def crawl_once(crawler: Crawler, start: str, work: Path, number: int, args: argparse.Namespace) -> Run:
