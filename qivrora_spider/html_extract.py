@@ -188,7 +188,6 @@ def _link_defect(rel: list[str], attrs: dict[str, str], typo: str | None) -> str
     return None
 
 
-_WHITESPACE_RUN = re.compile(r"\s+")  # str.isspace()'s set, as str.split() uses it
 
 
 _WINDOW = 256 * 1024
@@ -204,16 +203,15 @@ def _fingerprint(parts: list[str]) -> str:
     digest = blake2b(digest_size=16)
     owed = started = False
     for start in range(0, len(text), _WINDOW):
-        window = _WHITESPACE_RUN.sub(" ", text[start : start + _WINDOW])
-        if window.startswith(" "):
-            owed, window = True, window[1:]
-        trailing = window.endswith(" ")
-        if trailing:
-            window = window[:-1]
-        if window:
+        window = text[start : start + _WINDOW]
+        words = " ".join(window.split())
+        if window[0].isspace():
+            owed = True
+        trailing = window[-1].isspace()
+        if words:
             if owed and started:
                 digest.update(b" ")
-            digest.update(window.encode("utf-8", "surrogatepass"))
+            digest.update(words.encode("utf-8", "surrogatepass"))
             started, owed = True, trailing
         else:
             owed = owed or trailing
