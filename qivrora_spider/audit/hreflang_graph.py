@@ -25,7 +25,9 @@ class HreflangGraph:
         self.succ: dict[str, Declared] = {}
         self._grown: dict[tuple[frozenset[str], str], frozenset[str]] = {}
 
-    def add_edge(self, url: str, target: str, value: str) -> None:
+    def add_edge(self, url: str, target: str, value: str | None) -> None:
+        """`value`: a canonical hreflang value; the report's graph of what the site meant also adds
+        None, for a value with no known correction."""
         succ = self.succ
         succ.setdefault(target, _NO_TARGETS)
         out = succ.get(url)

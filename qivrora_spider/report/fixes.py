@@ -22,10 +22,9 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-import networkx as nx
-
 from ..audit import AuditContext
 from ..audit.context import MAX_CHAIN, cluster_id
+from ..audit.hreflang_graph import HreflangGraph
 from ..audit.targets import answers
 from ..hreflang_values import canonical_hreflang, check_hreflang
 from .files import write_atomically
@@ -33,8 +32,6 @@ from .jinja import ENV
 
 X_DEFAULT = "x-default"
 
-#: (page, target) -> the values as the site meant them; None where no correction is known (`xx`).
-Intent = dict[str, dict[str, set[str | None]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,20 +106,20 @@ def meant(value: str) -> str | None:
     return canonical_hreflang(problem.suggestion) if problem.suggestion else None
 
 
-def intent(context: AuditContext) -> Intent:
-    found: Intent = defaultdict(lambda: defaultdict(set))
-    for url, annotations in context.annotations.items():
-        for annotation in annotations:
+def intent(context: AuditContext) -> HreflangGraph:
+    """(page -> target): the values as the site meant them; None where no correction is known (`xx`)."""
+    graph = HreflangGraph()
+    for url, listed in context.annotations.items():
+        for annotation in listed:
             if annotation.url is not None:
-                found[url][annotation.url].add(meant(annotation.hreflang))
-    return found
+                graph.add_edge(url, annotation.url, meant(annotation.hreflang))
+    return graph
 
 
 def cluster_fixes(context: AuditContext) -> list[ClusterFix]:
     """One fix per cluster of the intended graph, sorted by cluster id."""
     declared = intent(context)
-    graph = nx.DiGraph((url, target) for url, targets in declared.items() for target in targets)
-    groups = nx.weakly_connected_components(graph)
+    groups = declared.weakly_connected_components()
     return sorted((_fix(context, declared, sorted(group)) for group in groups), key=lambda fix: fix.cluster)
 
 
@@ -130,7 +127,7 @@ def write_fixes_jsonl(path: str | os.PathLike[str], fixes: Iterable[ClusterFix])
     write_atomically(path, "".join(json.dumps(fix.to_json()) + "\n" for fix in fixes))
 
 
-def _fix(context: AuditContext, declared: Intent, urls: list[str]) -> ClusterFix:
+def _fix(context: AuditContext, declared: HreflangGraph, urls: list[str]) -> ClusterFix:
     resolved: dict[str, str | None] = {}
     dropped: dict[str, str] = {}
     replaced: list[Replaced] = []
@@ -146,7 +143,7 @@ def _fix(context: AuditContext, declared: Intent, urls: list[str]) -> ClusterFix
     ballots: set[tuple[str, str, str]] = set()
     unusable: dict[str, set[str]] = defaultdict(set)
     for page in urls:
-        for target, values in declared.get(page, {}).items():
+        for target, values in declared.declared(page).items():
             final = resolved[target]
             if final is None:
                 continue
