@@ -12,7 +12,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from protego import Protego
-from scrapy import Request, signals
+from scrapy import Request
 from scrapy.http import Response
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawl
 
-from ..arguments import ArgumentError, parse_arguments
+from ..arguments import parse_arguments
 from ..extensions import audit_settings
 from ..findings import SEVERITY_RANK, at_or_above
 from ..history import CrawlHistory
