@@ -34,10 +34,10 @@ RESOLVED_FORMATS = {".csv": "csv", ".jsonl": "jsonlines", ".jl": "jsonlines", ".
 class CrawlHistory:
     def __init__(self, settings: Any) -> None:
         """Reads QIVRORA_STATE, QIVRORA_RESOLVED and QIVRORA_CLUSTER_CHANGES; ValueError if wrong."""
-        state = str(settings.get("QIVRORA_STATE") or "").strip()
+        state = setting_path(settings, "QIVRORA_STATE")
         self.store = StateStore(state) if state else None
-        self.resolved_path = _path(settings, "QIVRORA_RESOLVED")
-        self.clusters_path = _path(settings, "QIVRORA_CLUSTER_CHANGES")
+        self.resolved_path = setting_path(settings, "QIVRORA_RESOLVED")
+        self.clusters_path = setting_path(settings, "QIVRORA_CLUSTER_CHANGES")
         self.resolved_exporter: type | None = None
         if self.resolved_path is not None:
             format = RESOLVED_FORMATS.get(self.resolved_path.suffix.lower())
@@ -97,6 +97,7 @@ class CrawlHistory:
         logger.info("Qivrora recorded this crawl as run %d in %s", run, self.store.path.absolute())
 
 
-def _path(settings: Any, name: str) -> Path | None:
+def setting_path(settings: Any, name: str) -> Path | None:
+    """The file a path setting names; None where it is empty (`-s QIVRORA_STATE=` keeps no state)."""
     value = str(settings.get(name) or "").strip()
     return Path(value) if value else None

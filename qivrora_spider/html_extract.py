@@ -188,8 +188,6 @@ def _link_defect(rel: list[str], attrs: dict[str, str], typo: str | None) -> str
     return None
 
 
-
-
 _WINDOW = 256 * 1024
 
 

@@ -43,9 +43,6 @@ class HreflangGraph:
     def __contains__(self, url: object) -> bool:
         return url in self.succ
 
-    def __len__(self) -> int:
-        return len(self.succ)
-
     @property
     def nodes(self) -> Iterator[str]:
         return iter(self.succ)
@@ -59,11 +56,6 @@ class HreflangGraph:
 
     def has_edge(self, url: str, target: str) -> bool:
         return target in self.succ.get(url, _NO_TARGETS)
-
-    def edges(self) -> Iterator[tuple[str, str, frozenset[str]]]:
-        for url, out in self.succ.items():
-            for target, values in out.items():
-                yield url, target, values
 
     def edges_among(self, urls: Iterable[str]) -> list[tuple[str, str]]:
         """The edges between `urls` (a cluster, or the part of it a picture shows)."""

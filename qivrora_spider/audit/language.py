@@ -68,15 +68,15 @@ def html_lang_mismatch(ctx: AuditContext) -> Iterator[Hit]:
     for url, page in ctx.pages.items():
         if page.status != 200:
             continue
-        own = {primary_language(value) for value in ctx.declared(url).get(url, ())} - {None}
-        if own and ((stated := _stated_language(page)) is None or stated[1] & own):
-            continue  # what the page's own self-reference says agrees, or nothing is stated
-        selves = _self_languages(ctx, url)
-        stated = _stated_language(page) if selves else None
+        stated = _stated_language(page)
         if stated is None:
             continue
         described, languages = stated
-        if languages & {primary_language(a.hreflang) for a in selves}:
+        own = {primary_language(value) for value in ctx.declared(url).get(url, ())}
+        if languages & own:
+            continue  # the page's own self-reference agrees, read from the graph without a scan
+        selves = _self_languages(ctx, url)
+        if not selves or languages & {primary_language(a.hreflang) for a in selves}:
             continue
         first = selves[0]
         yield Hit(

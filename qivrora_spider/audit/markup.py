@@ -189,14 +189,11 @@ def _cannot_stand(ctx: AuditContext) -> set[str]:
             or getattr(record, "not_examined", None) == "robots"
         ):
             found.add(url)
-        elif status == 200 and isinstance(record, Page) and (record.noindex or _canonical_elsewhere(record)):
-            found.add(url)
+        elif status == 200 and isinstance(record, Page):
+            canonicals = ctx.canonicals(url)
+            if record.noindex or (canonicals and url not in canonicals):
+                found.add(url)
     return found
-
-
-def _canonical_elsewhere(page: Page) -> bool:
-    """Does a page name canonicals, none of them itself?"""
-    return any(c.url is not None for c in page.canonicals) and all(c.url != page.url for c in page.canonicals)
 
 
 def source_name(group: SourceGroup) -> str:

@@ -33,7 +33,6 @@ from .jinja import ENV
 X_DEFAULT = "x-default"
 
 
-
 @dataclass(frozen=True, slots=True)
 class Member:
     url: str

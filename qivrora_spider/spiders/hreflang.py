@@ -22,6 +22,7 @@ from ..arguments import CrawlArguments, Scope, parse_arguments
 from ..exporters import exports_facts
 from ..facts import Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
 from ..fetch_errors import RefusalRecorded, describe_failure
+from ..history import setting_path
 from ..jobdir import kept
 from ..page_facts import build_page, followable, resolve
 from ..page_text import page_text
@@ -56,7 +57,7 @@ def keeps_fingerprints(settings: BaseSettings) -> bool:
     whoever reads them later may compare them with a state. QIVRORA_FINGERPRINTS (set by the
     distributed add-on, or for a pipeline of your own) asks for it regardless.
     """
-    if settings.getbool("QIVRORA_FINGERPRINTS") or str(settings.get("QIVRORA_STATE") or "").strip():
+    if settings.getbool("QIVRORA_FINGERPRINTS") or setting_path(settings, "QIVRORA_STATE"):
         return True
     if job_dir(settings):
         return True

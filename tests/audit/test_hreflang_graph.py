@@ -38,12 +38,12 @@ def test_answers_as_networkx_does(found: list[tuple[str, str, str]]) -> None:
     assert sorted(map(sorted, graph.weakly_connected_components())) == sorted(
         map(sorted, nx.weakly_connected_components(reference))
     )
-    assert sorted((u, v) for u, v, _ in graph.edges()) == sorted(reference.edges)
+    assert sorted(graph.edges_among(graph.nodes)) == sorted(reference.edges)
 
 
 def test_edges_share_their_value_sets() -> None:
     graph = build([(url, target, "de") for url in URLS for target in URLS])
-    assert len({id(values) for _, _, values in graph.edges()}) == 1
+    assert len({id(values) for url in URLS for values in graph.declared(url).values()}) == 1
 
 
 def test_a_url_that_only_receives_edges_declares_nothing() -> None:
