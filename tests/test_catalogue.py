@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import re
-
-import pytest
+from pathlib import Path
 
 from qivrora_spider.audit import CHECKS
 from qivrora_spider.catalogue import embed
 
-from .conftest import ROOT, SHARED
+from .conftest import ROOT
 
 
 def test_readme_catalogue_is_the_generated_one():
@@ -22,9 +21,8 @@ def test_every_check_is_documented():
         assert check.why and check.example and check.fix, check.id
 
 
-@pytest.mark.skipif(not (SHARED / "CHECKS.md").exists(), reason="shared/CHECKS.md not laid beside the checkout")
-def test_registry_matches_the_contract_in_checks_md():
-    rows = re.findall(r"^\| (HL\d{3}|SM\d{3}) \| ([a-z0-9-]+) \| (error|warning|notice) \|", (SHARED / "CHECKS.md").read_text(), re.M)
+def test_registry_matches_the_contract_in_checks_md(shared: Path):
+    rows = re.findall(r"^\| (HL\d{3}|SM\d{3}) \| ([a-z0-9-]+) \| (error|warning|notice) \|", (shared / "CHECKS.md").read_text(), re.M)
     contract = {check_id: (name, severity) for check_id, name, severity in rows}
     registered = {c.id: (c.name, c.severity) for c in CHECKS.values()}
     assert registered == contract

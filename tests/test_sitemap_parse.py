@@ -28,8 +28,6 @@ from qivrora_spider.sitemap_parse import (
     sniff_sitemap,
 )
 
-#: CI lays shared/ beside the checkout, as it is for a developer.
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "sitemaps"
 
 OPEN_URLSET = f'<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">'
 
@@ -155,15 +153,20 @@ CORPUS_EXPECTED = {
 }
 
 
-def test_every_corpus_file_has_expectations() -> None:
-    files = {path.relative_to(CORPUS).as_posix() for path in CORPUS.rglob("*.xml")}
+@pytest.fixture
+def corpus(shared: Path) -> Path:
+    return shared / "corpora" / "sitemaps"
+
+
+def test_every_corpus_file_has_expectations(corpus: Path) -> None:
+    files = {path.relative_to(corpus).as_posix() for path in corpus.rglob("*.xml")}
     assert files == set(CORPUS_EXPECTED)
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS_EXPECTED))
-def test_corpus_file(name: str) -> None:
+def test_corpus_file(name: str, corpus: Path) -> None:
     expected = CORPUS_EXPECTED[name]
-    body = (CORPUS / name).read_bytes()
+    body = (corpus / name).read_bytes()
     entries, result = parse(body)
     urls = urls_of(entries)
 
@@ -187,8 +190,8 @@ def test_corpus_file(name: str) -> None:
     assert problems == list(expected.problems)
 
 
-def test_gzip_body_parses_like_the_plain_one() -> None:
-    plain = (CORPUS / "rootjs/sitemap_inline_snapshot.xml").read_bytes()
+def test_gzip_body_parses_like_the_plain_one(corpus: Path) -> None:
+    plain = (corpus / "rootjs/sitemap_inline_snapshot.xml").read_bytes()
     entries, result = parse(gzip.compress(plain))
     assert entries == parse(plain)[0]
     assert (result.gzip, result.size, result.errors) == (True, len(plain), [])
