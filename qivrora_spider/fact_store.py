@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Iterable
 
-from .facts import CrawlInfo, Page, RobotsTxt, SitemapEntry, SitemapFile, TargetStatus
+from .facts import CrawlInfo, Page, RobotsTxt, SitemapEntry, SitemapFile, TargetStatus, response_only
 
 
 class FactStore:
@@ -51,6 +51,7 @@ class FactStore:
             self.add(fact)
 
     def _add_page(self, page: Page) -> None:
+        page = response_only(page)
         if page.links:
             # Other consumers (feeds) see the same item: keep a copy without its links.
             self.linked.update(page.links)

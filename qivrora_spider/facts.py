@@ -80,6 +80,33 @@ class Page:
     links: list[str] = field(default_factory=list)  # normalised <a href> targets
 
 
+#: The one status whose body is a page: what it says is judged and joins the graph.
+PAGE_STATUS = 200
+
+
+def response_only(page: Page) -> Page:
+    """A response that is not a page (a static host's ``404.html``, an error page, a redirect's body):
+    its status, type and Location are the fact, and nothing read from its headers or body counts.
+
+    Otherwise one ``404.html`` served for every missing URL annotates ``/404`` from each broken
+    alternate and joins their unrelated clusters into one. Facts of older crawls, other workers and
+    exported files pass through here too (``FactStore``), so every mode follows the same rule.
+    """
+    if page.status == PAGE_STATUS:
+        return page
+    return Page(
+        url=page.url,
+        requested=page.requested,
+        status=page.status,
+        location=page.location,
+        content_type=page.content_type,
+        error=page.error,
+        error_detail=page.error_detail,
+        in_scope=page.in_scope,
+        depth=page.depth,
+    )
+
+
 @dataclass(slots=True)
 class TargetStatus:
     """A URL the crawl did not GET: its HEAD status, or why it was not examined at all."""

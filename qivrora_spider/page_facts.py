@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Callable, Iterable
 
-from .facts import Annotation, Canonical, IgnoredAnnotation, Page
+from .facts import PAGE_STATUS, Annotation, Canonical, IgnoredAnnotation, Page
 from .html_extract import extract_html
 from .linkheader import parse_link_headers
 from .urls import InvalidURL, normalize_url
@@ -98,6 +98,8 @@ def build_page(
 ) -> Page:
     """The facts of one response; `text` is the decoded body, None where it was not downloaded.
 
+    Only a response answering 200 is read further than its status line and Location.
+
     ``fingerprint``: whether to compute the page's content fingerprint, which only the crawl state
     uses; without it ``Page.fingerprint`` stays None.
     """
@@ -112,6 +114,8 @@ def build_page(
         in_scope=in_scope,
         depth=depth,
     )
+    if status != PAGE_STATUS:
+        return page  # not a page: its status is the fact (``facts.response_only``)
     page.annotations, page.ignored, page.canonicals = header_annotations(url, headers("Link"))
     language = headers("Content-Language")
     page.content_language = language[0] if language else None

@@ -39,6 +39,8 @@ class SiteServer:
 
     def __init__(self, routes: dict[str, Route] | None = None, host: str = "127.0.0.1") -> None:
         self.routes: dict[str, Route] = dict(routes or {})
+        #: What every missing path answers; a static host's ``404.html`` when a test sets one.
+        self.not_found: Route = NOT_FOUND
         self.log: list[tuple[str, str]] = []
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer((host, 0), self._handler_class())
@@ -72,7 +74,7 @@ class SiteServer:
 
         Only what a static host can serve: 200 routes become files (`/x/` -> `x/index.html`),
         3xx routes `_redirects` lines, extra headers `_headers` blocks; other statuses are left out
-        (a missing file answers 404).
+        (a missing file answers 404), and a `not_found` page of the test's own becomes `404.html`.
         """
         redirects, headers = [], []
         for path, route in sorted(self.routes.items()):
@@ -93,6 +95,8 @@ class SiteServer:
             if extra:
                 headers += [path, *(f"  {n}: {v}" for n, v in extra)]
         folder.mkdir(parents=True, exist_ok=True)
+        if self.not_found is not NOT_FOUND:
+            (folder / "404.html").write_bytes(self.not_found.payload())
         (folder / "_redirects").write_text("".join(line + "\n" for line in redirects))
         (folder / "_headers").write_text("".join(line + "\n" for line in headers))
 
@@ -110,7 +114,7 @@ class SiteServer:
             def _answer(self, with_body: bool) -> None:
                 with server._lock:
                     server.log.append((self.command, self.path))
-                route = server.routes.get(self.path, NOT_FOUND)
+                route = server.routes.get(self.path, server.not_found)
                 if route.delay:
                     time.sleep(route.delay)
                 if route.reset:
