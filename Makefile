@@ -2,6 +2,11 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
+# The contract test compares the check registry with CHECKS.md in the project's shared/ folder, named
+# by QIVRORA_SHARED. Unless set, it is ../shared where that exists (CI's and a developer's checkout);
+# a bare clone has none and the test is skipped, saying so.
+QIVRORA_SHARED ?= $(if $(wildcard ../shared/CHECKS.md),$(abspath ../shared))
+export QIVRORA_SHARED
 
 .PHONY: test demo venv clean
 

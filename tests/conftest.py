@@ -19,17 +19,6 @@ from qivrora_spider.site_server import SiteServer
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
 ROOT = Path(__file__).resolve().parents[1]
-#: CI lays shared/ beside the checkout, as it is for a developer.
-SHARED = ROOT.parent / "shared"
-
-
-@pytest.fixture(scope="session")
-def shared() -> Path:
-    """The project's shared/ folder (CHECKS.md, the sitemap corpora). Its absence fails the tests that
-    read it with one line, instead of skipping them unseen or failing them with tracebacks."""
-    if not SHARED.is_dir():
-        pytest.fail(f"{SHARED} is missing: lay the project's shared/ folder beside the checkout, as CI does", pytrace=False)
-    return SHARED
 
 #: Crawl settings for tests: fast, the rest as shipped.
 FAST = {
@@ -105,4 +94,4 @@ def other_site() -> Iterator[SiteServer]:
         yield server
 
 
-__all__ = ["crawl", "CrawlResult", "project_settings", "SHARED", "ROOT"]
+__all__ = ["crawl", "CrawlResult", "project_settings", "ROOT"]

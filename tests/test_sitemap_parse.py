@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
@@ -154,13 +155,21 @@ CORPUS_EXPECTED = {
 
 
 @pytest.fixture
-def corpus(shared: Path) -> Path:
-    return shared / "corpora" / "sitemaps"
+def corpus() -> Path:
+    """Sitemaps from other projects' tests, kept in the repository so that a clone runs these tests."""
+    return Path(__file__).parent / "corpora" / "sitemaps"
 
 
 def test_every_corpus_file_has_expectations(corpus: Path) -> None:
     files = {path.relative_to(corpus).as_posix() for path in corpus.rglob("*.xml")}
     assert files == set(CORPUS_EXPECTED)
+
+
+def test_every_corpus_file_keeps_its_origin_and_licence(corpus: Path) -> None:
+    manifest = json.loads((corpus / "MANIFEST.json").read_text(encoding="utf-8"))
+    assert sorted(entry["file"] for entry in manifest) == sorted(CORPUS_EXPECTED)
+    provenance = ("repo", "commit", "path", "license", "copyright")
+    assert [entry["file"] for entry in manifest if not all(entry.get(key) for key in provenance)] == []
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS_EXPECTED))
