@@ -581,7 +581,9 @@ def multiple_x_default(ctx: AuditContext) -> Iterator[Hit]:
             continue
         urls = sorted(set.union(*claims.values()))
         first = min(claims)
-        target = min(set(urls) - claims[first])
+        # Another x-default than the first page's; where that page declares every one of them
+        # (its page-level HL107), its second.
+        target = min(set(urls) - claims[first], default=urls[1])
         by_url = {url: sorted(page for page, targets in claims.items() if url in targets) for url in urls}
         said = "; ".join(f"{code(url)} by {name_list(by_url[url], 3)}" for url in urls[:5])
         more = f" and {len(urls) - 5} more" if len(urls) > 5 else ""

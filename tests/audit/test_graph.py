@@ -293,6 +293,16 @@ def test_claim_of_a_url_that_redirects_is_not_a_collision():
     assert hits(facts, "HL205") == []
 
 
+def test_claim_of_a_url_that_answers_404_is_not_a_collision():
+    """The 404 is the defect (HL402), not the collision it causes."""
+    gone = "https://ex.com/de-old/"
+    pages = cluster(LANGS)
+    at(pages, XD).annotations = [ann("de", gone) if a.url == DE else a for a in at(pages, XD).annotations]
+    facts = [*pages, page(gone, status=404)]
+    assert hits(facts, "HL205") == []
+    assert [(f.url, f.target) for f in hits(facts, "HL402")] == [(XD, gone)]
+
+
 # --- HL206 -------------------------------------------------------------------------------------
 
 

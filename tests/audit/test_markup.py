@@ -282,6 +282,26 @@ def test_x_default_that_redirects_is_not_a_second_x_default():
     assert hits(facts, "HL107") == []
 
 
+def test_x_default_that_answers_404_takes_no_part_in_the_cluster_count():
+    gone = "https://ex.com/gone/"
+    pages = cluster(LANGS)
+    de_page = next(p for p in pages if p.url == DE)
+    de_page.annotations = [ann("en", EN), ann("de", DE), ann("x-default", gone)]
+    facts = [*pages, TargetStatus(url=gone, method="HEAD", status=404)]
+    assert hits(facts, "HL107") == []
+
+
+def test_a_page_naming_every_x_default_of_a_disagreeing_cluster():
+    """One page declares both x-default URLs that two other pages disagree on: one cluster-level
+    finding, whose target is a URL other than the first."""
+    pages = cluster(LANGS)
+    for p in pages:
+        claims = {XD: [XD, EN], EN: [EN], DE: [XD]}[p.url]
+        p.annotations = [ann("en", EN), ann("de", DE), *(ann("x-default", url) for url in claims)]
+    cluster_level = [f for f in hits(pages, "HL107") if not f.source]
+    assert [(f.url, f.target) for f in cluster_level] == [(XD, EN)]
+
+
 # --- HL112 -------------------------------------------------------------------------------------
 
 

@@ -131,6 +131,21 @@ def test_self_reference_to_slashless_variant_that_redirects():
     assert hits(facts, "HL108") == []
 
 
+def test_self_reference_on_another_port_is_another_origin_not_a_variant():
+    pages = site()
+    own = at(pages, EN)
+    own.annotations = [ann("en", "https://ex.com:8443/en/") if a.url == EN else a for a in own.annotations]
+    assert hits(pages, "HL110") == []
+    assert [f.url for f in hits(pages, "HL108")] == [EN]
+
+
+def test_a_default_port_written_out_is_the_page_itself():
+    pages = site()
+    own = at(pages, EN)
+    own.annotations = [ann("en", "https://ex.com:443/en/") if a.url == EN else a for a in own.annotations]
+    assert mine(pages) == []
+
+
 def test_exact_self_reference_is_not_a_variant():
     assert hits(site(), "HL110") == []
 
