@@ -100,6 +100,12 @@ QIVRORA_CLUSTER_CHANGES = ""
 #: on the start hosts. Off by default: a crawled site must not make Qivrora reach into its network.
 QIVRORA_ALLOW_PRIVATE = False
 
+# No endpoint inside the crawl. Scrapy's telnet console and its remote control (an HTTP server, on by
+# default in Scrapy 2.19, that runs any Python code sent with a token it writes into a job file in
+# the user's profile) let whoever reaches the port, or reads the file, run code as the crawl: nobody
+# expects that of an auditor on a Scrapyd host or a shared CI runner. -s REMOTE_CONTROL_ENABLED=True
+# turns the remote control back on.
 TELNETCONSOLE_ENABLED = False
+REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = "INFO"
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, Mapping
 
 import pytest
 from scrapy import signals
@@ -69,12 +69,20 @@ class CrawlResult:
         return {f.check for f in self.findings}
 
 
-async def crawl(settings: dict[str, Any] | None = None, **arguments: Any) -> CrawlResult:
-    """Run the hreflang spider to the end in this reactor; collect its items and stats."""
+async def crawl(
+    settings: dict[str, Any] | None = None,
+    *,
+    handlers: Mapping[object, Callable[..., object]] | None = None,
+    **arguments: Any,
+) -> CrawlResult:
+    """Run the hreflang spider to the end in this reactor; collect its items and stats. ``handlers``
+    (signal: callable) are connected to the crawler's signals, to look at the process mid-crawl."""
     runner = AsyncCrawlerRunner(project_settings(**(settings or {})))
     crawler = runner.create_crawler(HreflangSpider)
     result = CrawlResult()
     crawler.signals.connect(lambda item: result.items.append(item), signal=signals.item_scraped, weak=False)
+    for signal, handler in (handlers or {}).items():
+        crawler.signals.connect(handler, signal=signal, weak=False)
     await Deferred.fromFuture(runner.crawl(crawler, **arguments))
     result.stats = crawler.stats.get_stats()
     result.spider = crawler.spider  # type: ignore[assignment]
