@@ -92,3 +92,19 @@ def test_exported_facts_of_an_error_page_add_no_annotation():
     fixes = cluster_fixes(context)
     assert [[m.url for m in fix.members] for fix in fixes] == [[de, en], [de_b, en_b]]
     assert all([(d.url, d.reason) for d in fix.dropped] == [(fix.annotated[-1], "answers 404 Not Found")] for fix in fixes)
+
+
+@pytest_twisted.ensureDeferred
+async def test_alternates_answering_204_or_206_are_hl407_over_http(site):
+    a = site.url
+    cluster = [("en", a("/en/")), ("de", a("/de/")), ("fr", a("/fr/"))]
+    links = [alternate(value, url) for value, url in cluster]
+    site.routes["/en/"] = Route(html_page(*links))
+    site.routes["/de/"] = Route(b"", status=204, content_type=None)
+    site.routes["/fr/"] = Route(html_page(*links, lang="fr"), status=206)
+    result = await crawl(start=a("/en/"))
+    assert sorted((f.url, f.target) for f in result.findings if f.check == "HL407") == [
+        (a("/en/"), a("/de/")), (a("/en/"), a("/fr/"))
+    ]
+    assert result.page(a("/fr/")).annotations == [], "a 206 body is not a page"
+    assert "HL201" not in result.checks()

@@ -1,8 +1,8 @@
 """HL4xx: alternates that cannot serve. A search engine follows every hreflang target and keeps it only
 when the target answers 200, may be crawled and may be indexed.
 
-Each target gets at most one of these checks: by its HTTP status (3xx, 4xx, 5xx; noindex when it
-answers 200), else the failure to connect, else robots.txt. It is reported once per (annotating page,
+Each target gets at most one of these checks: by its HTTP status (3xx, 4xx, 5xx, any other status
+but 200; noindex when it answers 200), else the failure to connect, else robots.txt. It is reported once per (annotating page,
 target) pair: where one page names the target in several sources, the row names the first of HTML,
 HTTP header, sitemap, and the message lists every place the annotation must be changed. Annotations
 search engines ignore (bad value, outside <head>) count too, as long as their target URL is known: a
@@ -47,7 +47,9 @@ def _verdict(ctx: AuditContext, target: str) -> str | None:
             return "HL402"
         if status >= 500:
             return "HL403"
-        if isinstance(record, Page) and record.noindex and status == 200:
+        if status != 200:
+            return "HL407"
+        if isinstance(record, Page) and record.noindex:
             return "HL406"
         return None
     if record.error:
@@ -282,3 +284,30 @@ def alternate_noindex(ctx: AuditContext) -> Iterator[Hit]:
         )
 
     yield from _pair_hits(ctx, "HL406", explain)
+
+
+@check(
+    "HL407",
+    "alternate-unexpected-status",
+    "error",
+    why="""
+Only a `200 OK` answer carries a page to index. A target that answers `204 No Content`,
+`206 Partial Content`, another 2xx or a 1xx status has no content search engines can index, so the
+language version is missing from the cluster although the server did not report an error.
+""",
+    example="""
+`https://example.com/en/` lists `hreflang="de" href="https://example.com/de/"`, which answers
+`204 No Content` (an API route or a misconfigured edge function in place of the page).
+""",
+    fix="""
+Make the alternate answer `200 OK` with the page, or annotate the URL that serves the page.
+""",
+)
+def alternate_unexpected_status(ctx: AuditContext) -> Iterator[Hit]:
+    def explain(target: str) -> str:
+        return (
+            f"{answers(ctx.status(target) or 0)}, which carries no page to index: "
+            "make it answer 200 with the page, or annotate the URL that serves it"
+        )
+
+    yield from _pair_hits(ctx, "HL407", explain)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.audit.builders import (
     Page,
     TargetStatus,
@@ -208,3 +210,27 @@ def test_near_miss_target_not_examined_is_no_hl4xx() -> None:
 
 def test_near_miss_clean_cluster() -> None:
     assert family_findings(cluster({"en": EN, "de": DE, "x-default": EN}), "targets") == []
+
+
+# --- HL407 alternate-unexpected-status -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("status", [204, 206, 202, 103])
+def test_a_target_answering_a_status_with_no_page_is_hl407(status):
+    facts = annotated_by_en(DE, page(DE, ann("en", EN), ann("de", DE), status=status))
+    assert hl4(facts) == [("HL407", EN, DE)]
+    (finding,) = hits(facts, "HL407")
+    assert (finding.name, finding.severity, finding.hreflang) == ("alternate-unexpected-status", "error", "de")
+    assert f"answers {status} " in finding.message and "answer 200" in finding.message
+    # The target is the defect: no missing return link or incomplete cluster follows from it.
+    assert not {"HL201", "HL204", "HL206"} & {f.check for f in run(facts)}
+
+
+def test_a_status_check_answering_204_is_hl407():
+    facts = annotated_by_en(DE, TargetStatus(url=DE, method="HEAD", status=204))
+    assert hl4(facts) == [("HL407", EN, DE)]
+
+
+def test_a_target_answering_200_is_not_hl407():
+    facts = annotated_by_en(DE, page(DE, ann("en", EN), ann("de", DE), html_lang="de"))
+    assert hits(facts, "HL407") == []
