@@ -8,8 +8,9 @@ from typing import Any, Iterable, Mapping
 from ..fact_store import FactStore
 from ..findings import Finding
 from . import canonical, graph, language, markup, pages, sitemaps, sources, targets, values  # noqa: F401
+from .cluster_graph import cluster_graphs
 from .context import AuditContext
-from .registry import CHECKS, SEVERITIES, Check
+from .registry import CHECKS, SEVERITIES, Check, Hit
 
 __all__ = ["audit", "AuditContext", "CHECKS", "Check", "Finding", "resolve_settings"]
 
@@ -53,15 +54,25 @@ def audit(
             store.add_all(facts)
         context = AuditContext(store, now=now)
     found: dict[tuple[str, ...], Finding] = {}
-    for check in sorted(CHECKS.values(), key=lambda c: c.id):
-        if check.id in disabled:
-            continue
+
+    def add(check: Check, hits: Iterable[Hit], cluster: str | None = None) -> None:
         level = overrides.get(check.id, check.severity)
-        for hit in check.run(context):
-            cluster = hit.cluster if hit.cluster is not None else context.cluster_of.get(hit.url, "")
+        for hit in hits:
+            where = hit.cluster if hit.cluster is not None else cluster or context.cluster_of.get(hit.url, "")
             finding = Finding(
-                check.id, check.name, level, hit.url, hit.target, hit.hreflang, hit.source, cluster, hit.message
+                check.id, check.name, level, hit.url, hit.target, hit.hreflang, hit.source, where, hit.message
             )
             # One row per defect: a check that meets the same defect twice reports it once.
             found.setdefault((check.id, hit.url, hit.target, hit.hreflang, hit.source, hit.message), finding)
+
+    enabled = [check for check in sorted(CHECKS.values(), key=lambda c: c.id) if check.id not in disabled]
+    for check in enabled:
+        if not check.per_cluster:
+            add(check, check.run(context))
+    per_cluster = [check for check in enabled if check.per_cluster]
+    if per_cluster:
+        # Each cluster's graph is built once for all of them, and dropped before the next one.
+        for graph in cluster_graphs(context):
+            for check in per_cluster:
+                add(check, check.run(context, graph), graph.cluster)
     return sorted(found.values(), key=Finding.sort_key)

@@ -8,30 +8,26 @@ Each defect is reported once, by the check that names it best:
   annotations of a page that answers anything but 200, is noindex or canonicalises elsewhere do
   not count here (search engines ignore them);
 * a page that names a variant of its own URL is HL110; that variant is read as its
-  self-reference here (``pages.effective_declared``);
+  self-reference here (``cluster_graph.effective_declared``);
 * only targets whose own annotations are known (fetched with GET, answered 200) are judged for
   return links; the others are HL206 (not examined) or HL4xx (answered something else);
 * a page that does not list one that lists it is HL201 for that pair, not HL204 as well.
+
+Each check asks its question of one cluster's networkx graph (``cluster_graph``): "a counted edge
+u -> v with no counted edge v -> u" (HL201), "two nodes claimed for one value" (HL205), ...
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Container, Iterator
+from typing import Iterator
 
 from ..hreflang_values import canonical_hreflang, primary_language
 from ..urls import InvalidURL, normalised_origin, variant_key
+from .cluster_graph import ClusterGraph
 from .context import AuditContext, per_audit
-from .hreflang_graph import Declared
-from .markup import X_DEFAULT, code, is_lister, may_stand, name_list, suggested_element
-from .pages import (
-    annotations_for,
-    effective_declared,
-    ignored_annotation_for,
-    own_value,
-    page_source,
-    written_value,
-)
+from .markup import X_DEFAULT, code, may_stand, name_list, suggested_element
+from .pages import annotations_for, ignored_annotation_for, own_value, page_source, written_value
 from .registry import Hit, check
 
 _LIMITS = {
@@ -43,20 +39,6 @@ _LIMITS = {
         "fetch (QIVRORA_ALLOW_PRIVATE) and search engines cannot reach"
     ),
 }
-
-
-@per_audit
-def _listers(ctx: AuditContext) -> dict[str, Declared]:
-    """Every page whose annotations count -> what it declares (self-variants read as itself).
-
-    Search engines ignore the annotations of a page that is noindex or canonicalises elsewhere
-    (HL302 reports those), so other pages are not asked to link back to it.
-    """
-    return {
-        url: declared if url in declared else effective_declared(ctx, url)
-        for url, declared in ctx.graph.succ.items()
-        if declared and is_lister(ctx, url) and may_stand(ctx, url)
-    }
 
 
 def _known_ok(ctx: AuditContext, url: str) -> bool:
@@ -80,30 +62,18 @@ def _stands_for(ctx: AuditContext, other: str, url: str) -> bool:
     return variant_key(other) == variant_key(url) and not may_stand(ctx, other)
 
 
-def _listed_by(listers: dict[str, Declared], targets: Container[str]) -> dict[str, set[str]]:
-    """Target -> the listers that list it, for `targets` only: a set per target of a large site is
-    more memory than the graph itself."""
-    found: dict[str, set[str]] = defaultdict(set)
-    for url, declared in listers.items():
-        for target in declared:
-            if target in targets:
-                found[target].add(url)
-    return found
-
-
 def _first_source(ctx: AuditContext, url: str, target: str) -> str:
     found = annotations_for(ctx, url, target)
     return found[0].source if found else ""
 
 
-def _examined_pairs(ctx: AuditContext) -> Iterator[tuple[str, Declared, str, Declared]]:
-    """(url, what url declares, target, what target declares) for every pair whose target answered
-    200 and was examined: where a return link can be judged at all."""
-    listers = _listers(ctx)
-    for url, declared in listers.items():
+def _examined_pairs(ctx: AuditContext, graph: ClusterGraph) -> Iterator[tuple[str, str]]:
+    """Counted edges (url, target) whose target answered 200 and was examined: where a return link
+    can be judged at all."""
+    for url, declared in graph.listers.items():
         for target in sorted(declared):
             if target != url and _known_ok(ctx, target):
-                yield url, declared, target, listers.get(target, {})
+                yield url, target
 
 
 @check(
@@ -126,11 +96,13 @@ has no annotation for `https://example.com/en/`.
 Add the missing annotation to the target: every page of a cluster lists every page of the cluster,
 itself included.
 """,
+    per_cluster=True,
 )
-def missing_return_link(ctx: AuditContext) -> Iterator[Hit]:
-    for url, declared, target, back in _examined_pairs(ctx):
-        if url in back:
+def missing_return_link(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
+    for url, target in _examined_pairs(ctx, graph):
+        if graph.counted_edge(target, url):
             continue
+        back = graph.counted(target)
         if any(_stands_for(ctx, t, url) for t in back):
             continue  # it links back through a redirect or a broken variant: HL4xx says so
         key = variant_key(url)
@@ -145,7 +117,7 @@ def missing_return_link(ctx: AuditContext) -> Iterator[Hit]:
             why = f"search engines ignore its link back because {ignored[1]}: fix that annotation."
         elif variants:
             why = f"it links back to {name_list(variants)} instead: add {wanted}."
-        elif target not in ctx.graph or not ctx.graph.out_degree(target):
+        elif not graph.succ[target]:
             why = (
                 "it carries no hreflang annotations: add the cluster's annotations to it, "
                 f"including {wanted}."
@@ -179,13 +151,14 @@ itself as `pt-PT` and links back to `/en/`.
     fix="""
 Decide which language the target serves and write the same value on every page of the cluster.
 """,
+    per_cluster=True,
 )
-def inconsistent_return_language(ctx: AuditContext) -> Iterator[Hit]:
-    for url, declared, target, back in _examined_pairs(ctx):
-        if url not in back or target not in back:
+def inconsistent_return_language(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
+    for url, target in _examined_pairs(ctx, graph):
+        if not (graph.counted_edge(target, url) and graph.counted_edge(target, target)):
             continue
-        given = declared[target] - {X_DEFAULT}
-        claimed = back[target] - {X_DEFAULT}
+        given = graph.listers[url][target] - {X_DEFAULT}
+        claimed = graph.listers[target][target] - {X_DEFAULT}
         if not given or not claimed or given == claimed:
             continue
         if len({primary_language(value) for value in given}) > 1:
@@ -241,23 +214,18 @@ crawled page links to it: the language switcher lists only `en` and `fr`.
     fix="""
 Link the alternate from its siblings, e.g. in a language switcher, with `<a href>`.
 """,
+    per_cluster=True,
 )
-def unlinked_alternate(ctx: AuditContext) -> Iterator[Hit]:
+def unlinked_alternate(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
     linked = ctx.store.linked
-    if not linked:
+    explored = _explored_origins(ctx)
+    if not explored:
         return
-    crawled = {_origin(page.url) for page in ctx.pages.values() if page.in_scope and page.status is not None}
-    explored = set()
-    for url in linked:
-        if (found := _origin(url)) in crawled:
-            explored.add(found)
-            if len(explored) == len(crawled):
-                break
-    listers = _listers(ctx)
-    unlinked = {target for declared in listers.values() for target in declared if target not in linked}
-    judged = {target for target in unlinked if ctx.status(target) == 200 and _origin(target) in explored}
-    for target, listed_by in sorted(_listed_by(listers, judged).items()):
-        others = sorted(listed_by - {target})
+    targets = {target for declared in graph.listers.values() for target in declared if target not in linked}
+    for target in sorted(targets):
+        if ctx.status(target) != 200 or _origin(target) not in explored:
+            continue
+        others = sorted(graph.listed_by(target) - {target})
         lister = others[0] if others else target
         value = written_value(ctx, lister, target)
         by = f" (as {code(value)} by {code(lister)})" if others else ""
@@ -268,6 +236,22 @@ def unlinked_alternate(ctx: AuditContext) -> Iterator[Hit]:
             target=others[0] if others else "",
             hreflang=value if others else "",
         )
+
+
+@per_audit
+def _explored_origins(ctx: AuditContext) -> set[str | None]:
+    """Origins whose pages the crawl followed links on and found links to: HL203 judges only there."""
+    linked = ctx.store.linked
+    if not linked:
+        return set()
+    crawled = {_origin(page.url) for page in ctx.pages.values() if page.in_scope and page.status is not None}
+    explored = set()
+    for url in linked:
+        if (found := _origin(url)) in crawled:
+            explored.add(found)
+            if len(explored) == len(crawled):
+                break
+    return explored
 
 
 @check(
@@ -287,49 +271,43 @@ are not examined are not counted as omitted.
     fix="""
 Generate the annotations of every page from one list of the cluster's members.
 """,
+    per_cluster=True,
 )
-def incomplete_cluster(ctx: AuditContext) -> Iterator[Hit]:
-    listers = _listers(ctx)
-    for cluster, members in ctx.clusters.items():
-        listed_by: dict[str, set[str]] = defaultdict(set)
-        for member in members:
-            for target in listers.get(member, ()):
-                listed_by[target].add(member)
-        for page in members:
-            # A page without annotations is HL201's ("carries no hreflang annotations"), once per
-            # page that lists it; it lists no set of alternates to compare.
-            own = listers.get(page)
-            if not own or not _known_ok(ctx, page):
-                continue
-            omitted = sorted(
-                target
-                for target, by in listed_by.items()
-                if target != page
-                and target not in own
-                and by - {target, page}
-                and page not in listers.get(target, {})  # HL201 (target, page) says it
-                and ctx.status(target) == 200
-                and may_stand(ctx, target)
-            )
-            if not omitted:
-                continue
-            first = omitted[0]
-            lister = min(listed_by[first] - {first, page})
-            value = written_value(ctx, lister, first)
-            named = [
-                f"{code(url)} ({code(written_value(ctx, min(listed_by[url] - {url, page}), url))})"
-                for url in omitted
-            ]
-            yield Hit(
-                page,
-                f"{code(page)} lists {len(own)} alternates but omits {len(omitted)} that other pages of its "
-                f"cluster list: {name_list(named, quoted=False)}; "
-                f"add {'it' if len(omitted) == 1 else 'them'}.",
-                target=first,
-                hreflang=value,
-                source=page_source(ctx, page),
-                cluster=cluster,
-            )
+def incomplete_cluster(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
+    lists = {url: graph.listed_by(url) for url in graph}
+    for page, own in graph.listers.items():
+        # A page without annotations is HL201's ("carries no hreflang annotations"), once per page
+        # that lists it; it lists no set of alternates to compare.
+        if not _known_ok(ctx, page):
+            continue
+        omitted = sorted(
+            target
+            for target, by in lists.items()
+            if target != page
+            and target not in own
+            and by - {target, page}
+            and not graph.counted_edge(target, page)  # HL201 (target, page) says it
+            and ctx.status(target) == 200
+            and may_stand(ctx, target)
+        )
+        if not omitted:
+            continue
+        first = omitted[0]
+        lister = min(lists[first] - {first, page})
+        value = written_value(ctx, lister, first)
+        named = [
+            f"{code(url)} ({code(written_value(ctx, min(lists[url] - {url, page}), url))})"
+            for url in omitted
+        ]
+        yield Hit(
+            page,
+            f"{code(page)} lists {len(own)} alternates but omits {len(omitted)} that other pages of its "
+            f"cluster list: {name_list(named, quoted=False)}; "
+            f"add {'it' if len(omitted) == 1 else 'them'}.",
+            target=first,
+            hreflang=value,
+            source=page_source(ctx, page),
+        )
 
 
 @check(
@@ -349,45 +327,43 @@ reports pages that disagree. `x-default` is HL107's business.
     fix="""
 Give each URL its own value (`de-AT`, `de-CH`), or point every page to the one URL that serves the language.
 """,
+    per_cluster=True,
 )
-def language_collision(ctx: AuditContext) -> Iterator[Hit]:
-    listers = _listers(ctx)
-    for cluster, members in ctx.clusters.items():
-        claims: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-        for member in members:
-            for target, values in listers.get(member, {}).items():
-                if not may_stand(ctx, target):
-                    continue
-                for value in values - {X_DEFAULT}:
-                    claims[value][member].add(target)
-        for value in sorted(claims):
-            by_page = claims[value]
-            urls = sorted(set().union(*by_page.values()))
-            # Where every page that uses the value includes one common URL, the extra URLs come
-            # from pages that map the value to several: HL106's defect, not a disagreement.
-            if len(urls) < 2 or set.intersection(*by_page.values()):
+def language_collision(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
+    claims: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for member, declared in graph.listers.items():
+        for target, values in declared.items():
+            if not may_stand(ctx, target):
                 continue
-            said = []
-            for url in urls:
-                count = sum(1 for targets in by_page.values() if url in targets)
-                said.append(f"{code(url)} (by {count} page{'s' if count > 1 else ''})")
-            spelling = next(
-                (
-                    a.hreflang
-                    for page in sorted(by_page)
-                    for a in annotations_for(ctx, page, by_page[page])
-                    if canonical_hreflang(a.hreflang) == value
-                ),
-                value,
-            )
-            yield Hit(
-                urls[0],
-                f"{len(urls)} URLs of one cluster claim {code(spelling)}: {name_list(said, quoted=False)}; "
-                "give each URL its own value or point every page to the one that serves the language.",
-                target=urls[1],
-                hreflang=spelling,
-                cluster=cluster,
-            )
+            for value in values - {X_DEFAULT}:
+                claims[value][member].add(target)
+    for value in sorted(claims):
+        by_page = claims[value]
+        urls = sorted(set().union(*by_page.values()))
+        # Where every page that uses the value includes one common URL, the extra URLs come
+        # from pages that map the value to several: HL106's defect, not a disagreement.
+        if len(urls) < 2 or set.intersection(*by_page.values()):
+            continue
+        said = []
+        for url in urls:
+            count = sum(1 for targets in by_page.values() if url in targets)
+            said.append(f"{code(url)} (by {count} page{'s' if count > 1 else ''})")
+        spelling = next(
+            (
+                a.hreflang
+                for page in sorted(by_page)
+                for a in annotations_for(ctx, page, by_page[page])
+                if canonical_hreflang(a.hreflang) == value
+            ),
+            value,
+        )
+        yield Hit(
+            urls[0],
+            f"{len(urls)} URLs of one cluster claim {code(spelling)}: {name_list(said, quoted=False)}; "
+            "give each URL its own value or point every page to the one that serves the language.",
+            target=urls[1],
+            hreflang=spelling,
+        )
 
 
 def _not_examined_reason(ctx: AuditContext, url: str) -> str | None:
@@ -430,14 +406,14 @@ was not fetched before the crawl stopped.
     fix="""
 Raise the crawl's limits or include the host, and crawl again; then the return links are checked.
 """,
+    per_cluster=True,
 )
-def alternate_not_examined(ctx: AuditContext) -> Iterator[Hit]:
-    listers = _listers(ctx)
-    unexamined = {target for declared in listers.values() for target in declared if not ctx.examined(target)}
-    reasons = {target: reason for target in unexamined if (reason := _not_examined_reason(ctx, target))}
-    for target, listed_by in sorted(_listed_by(listers, reasons).items()):
-        by = sorted(listed_by - {target})
-        if not by:
+def alternate_not_examined(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
+    targets = {target for declared in graph.listers.values() for target in declared if not ctx.examined(target)}
+    for target in sorted(targets):
+        reason = _not_examined_reason(ctx, target)
+        by = sorted(graph.listed_by(target) - {target})
+        if reason is None or not by:
             continue
         first = by[0]
         value = written_value(ctx, first, target)
@@ -445,7 +421,7 @@ def alternate_not_examined(ctx: AuditContext) -> Iterator[Hit]:
         yield Hit(
             first,
             f"{code(target)}, listed as {code(value)} by {code(first)}{more}, could not be examined: "
-            f"{reasons[target]}, so whether it links back is unknown; crawl it to check.",
+            f"{reason}, so whether it links back is unknown; crawl it to check.",
             target=target,
             hreflang=value,
             source=_first_source(ctx, first, target),

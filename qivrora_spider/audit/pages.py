@@ -2,8 +2,8 @@
 
 These checks read the graph (usable annotations only). Where a page names a variant of its own URL
 (`http://` for `https://`, a trailing slash, another case) instead of itself, HL110 says so and
-HL108 stays silent; the graph checks treat that variant as the page's self-reference
-(``effective_declared``), so one wrong href is one finding, not a cascade.
+HL108 stays silent; the cluster graph reads that variant as the page's self-loop
+(``cluster_graph.effective_declared``), so one wrong href is one finding, not a cascade.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ from typing import Iterator
 
 from ..facts import Annotation
 from ..hreflang_values import canonical_hreflang, primary_language
-from ..urls import variant_key
+from .cluster_graph import ClusterGraph, self_variants
 from .context import AuditContext, per_audit
-from .hreflang_graph import Declared
 from .markup import (
     X_DEFAULT,
     code,
@@ -28,25 +27,6 @@ from .markup import (
 from .registry import Hit, check
 
 SOURCE_ORDER = ("html", "header", "sitemap")
-
-
-def self_variants(ctx: AuditContext, url: str) -> list[str]:
-    """URLs `url` annotates that are variants of its own URL (per ``urls.variant_key``)."""
-    key = variant_key(url)
-    return sorted(t for t in ctx.declared(url) if t != url and variant_key(t) == key)
-
-
-def effective_declared(ctx: AuditContext, url: str) -> Declared:
-    """What `url` declares, with a variant of its own URL read as its self-reference (HL110)."""
-    declared = ctx.declared(url)
-    if url in declared:
-        return declared
-    variants = self_variants(ctx, url)
-    if not variants:
-        return declared
-    merged = {target: values for target, values in declared.items() if target not in variants}
-    merged[url] = frozenset().union(*(declared[v] for v in variants))
-    return merged
 
 
 def annotations_for(ctx: AuditContext, url: str, targets: set[str] | str) -> list[Annotation]:
@@ -141,26 +121,30 @@ href="https://example.com/en/">`.
     fix="""
 Add the page itself, with its own language, to its annotations in every source that annotates it.
 """,
+    per_cluster=True,
 )
-def missing_self_reference(ctx: AuditContext) -> Iterator[Hit]:
-    for url in _annotated_pages(ctx):
-        if url in ctx.declared(url) or self_variants(ctx, url):
+def missing_self_reference(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
+    # A page answering 200 that annotates others but has no self-loop (a variant of its own URL is
+    # read as one: HL110's).
+    for url in graph:
+        if not graph.succ[url] or graph.has_edge(url, url) or ctx.status(url) != 200:
             continue
         usable = ctx.usable_annotations(url)
         sources = sources_of(usable)
         value = own_value(ctx, url)
         adds = " and ".join(suggested_element(source, value, url) for source in sources)
         ignored = ignored_annotation_for(ctx, url, url)
+        alternates = len(ctx.declared(url))
         if ignored is not None:
             annotation, reason = ignored
             message = (
                 f"{code(url)} names itself only in an annotation that search engines ignore "
                 f"because {reason}: "
-                f"fix it, so that its {len(ctx.declared(url))} alternates include the page itself."
+                f"fix it, so that its {alternates} alternates include the page itself."
             )
             hreflang = annotation.hreflang
         else:
-            message = f"{code(url)} lists {len(ctx.declared(url))} alternates but not itself: add {adds}."
+            message = f"{code(url)} lists {alternates} alternates but not itself: add {adds}."
             hreflang = ""
         yield Hit(url, message, hreflang=hreflang, source=sources[0] if len(sources) == 1 else "")
 

@@ -1,7 +1,10 @@
 """The check catalogue, generated from the code: each check registers its id, name, severity and docs.
 
-A check is a generator function over the audit context that yields ``Hit``s; the registry turns a hit
-into a ``Finding`` with the check's id, name and (configured) severity, so no check repeats them.
+A check is a generator function that yields ``Hit``s; the registry turns a hit into a ``Finding``
+with the check's id, name and (configured) severity, so no check repeats them. A site check reads
+the whole audit context; a cluster check (``per_cluster=True``) asks its question of one cluster's
+networkx graph at a time (``cluster_graph``), so that the audit builds each cluster's graph once for
+all of them and memory is bounded by the largest cluster, not by the site.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
 if TYPE_CHECKING:
+    from .cluster_graph import ClusterGraph
     from .context import AuditContext
 
 SEVERITIES = ("error", "warning", "notice")
@@ -27,7 +31,9 @@ class Hit:
     cluster: str | None = None  # None: the cluster of `url`, if it has one
 
 
-CheckFunction = Callable[["AuditContext"], Iterable[Hit]]
+SiteCheck = Callable[["AuditContext"], Iterable[Hit]]
+ClusterCheck = Callable[["AuditContext", "ClusterGraph"], Iterable[Hit]]
+CheckFunction = SiteCheck | ClusterCheck
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +46,7 @@ class Check:
     example: str
     fix: str
     run: CheckFunction
+    per_cluster: bool = False
 
 
 CHECKS: dict[str, Check] = {}
@@ -53,8 +60,13 @@ def check(
     why: str,
     example: str,
     fix: str,
+    per_cluster: bool = False,
 ) -> Callable[[CheckFunction], CheckFunction]:
-    """Register a check; its family is the module it lives in (``values``, ``graph``, ...)."""
+    """Register a check; its family is the module it lives in (``values``, ``graph``, ...).
+
+    ``per_cluster``: the function takes ``(ctx, graph)``, one cluster's graph, and is called once per
+    cluster; its hits belong to that cluster unless they say otherwise.
+    """
     if severity not in SEVERITIES:
         raise ValueError(f"{id}: unknown severity {severity!r}")
 
@@ -63,7 +75,7 @@ def check(
             raise ValueError(f"check {id} registered twice")
         family = function.__module__.rsplit(".", 1)[-1]
         CHECKS[id] = Check(
-            id, name, severity, family, why.strip(), example.strip(), fix.strip(), function
+            id, name, severity, family, why.strip(), example.strip(), fix.strip(), function, per_cluster
         )
         return function
 
