@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import hashlib
 import gc
+import hashlib
 import json
 import time
 from typing import Any
