@@ -4,6 +4,7 @@ Which URLs those are is only known when the crawl has nothing left to do: a redi
 may still be fetched as a page, a sitemap entry may still be reached by a link. So the pipeline
 notes every URL the facts point at, and when the crawl settles has the spider HEAD those nobody
 fetched (falling back to GET where HEAD is refused); redirect chains are followed the same way.
+These checks count against ``max_pages`` as pages do: those past it are left out, not examined.
 """
 
 from __future__ import annotations
@@ -59,11 +60,12 @@ class StatusPipeline:
         return self.crawler.spider  # type: ignore[return-value]
 
     def crawl_settling(self) -> int:
-        """Queue a HEAD for every referenced URL nobody fetched; returns how many were queued."""
-        queued = 0
-        for url in sorted(self.pending):
-            if self.spider.claim(url):
-                self.crawler.engine.crawl(self.spider.status(url))
-                queued += 1
+        """Have the spider check every referenced URL nobody fetched (within max_pages); returns how
+        many requests that queued."""
+        unfetched = [url for url in sorted(self.pending) if self.spider.claim(url)]
         self.pending.clear()
+        queued = 0
+        for request in self.spider.statuses(unfetched):
+            self.crawler.engine.crawl(request)
+            queued += 1
         return queued

@@ -219,23 +219,6 @@ async def test_unreachable_alternate_is_recorded_with_its_error(site):
     assert dead.status is None and dead.error == "refused"
 
 
-@pytest_twisted.ensureDeferred
-async def test_sitemap_entries_past_max_pages_get_a_head_status(site):
-    a = site.url
-    site.routes.update(
-        {
-            "/s.xml": Route(urlset(*(url_entry(a(f"/p{i}/")) for i in range(4))), content_type="application/xml"),
-            **{f"/p{i}/": Route(html_page(), status=200 if i != 3 else 410) for i in range(4)},
-        }
-    )
-    result = await crawl(start=a("/s.xml"), max_pages="1")
-    statuses = {s.url: s for s in result.of(TargetStatus)}
-    heads = site.requests("HEAD")
-    assert sum(site.requests("GET")[f"/p{i}/"] for i in range(4)) == 1
-    assert all(heads[f"/p{i}/"] + site.requests("GET")[f"/p{i}/"] == 1 for i in range(4)), "each URL once"
-    assert statuses[a("/p3/")].status == 410 and statuses[a("/p3/")].method == "HEAD"
-
-
 @pytest.mark.parametrize(
     "arguments, message",
     [

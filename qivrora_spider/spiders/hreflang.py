@@ -1,7 +1,8 @@
 """The `hreflang` spider: fetch a site, its sitemaps and every alternate once; record facts.
 
 A thin adapter: deciding what a response means is done by the pure builders (page_facts,
-sitemap_facts); this class decides what to fetch next, and fetches every URL at most once.
+sitemap_facts); this class decides what to fetch next, fetches every URL at most once, and sends no
+more requests than ``max_pages`` allows (robots.txt and sitemaps aside).
 """
 
 from __future__ import annotations
@@ -49,6 +50,12 @@ HEAD_REFUSED = (405, 501)
 #: Twisted reads a socket 64 KiB at a time: a body this short may have arrived with its headers.
 WHOLE_IN_ONE_READ = 64 * 1024
 
+#: What each limit stops, for the line that logs it the first time it is reached.
+STOPPED = {
+    "max_pages": "no further page, alternate or status check is requested",
+    "max_depth": "links are not followed further",
+}
+
 
 def keeps_fingerprints(settings: BaseSettings) -> bool:
     """Whether pages need their content fingerprint, which only the crawl state compares (SM010, SM011).
@@ -75,7 +82,9 @@ class Memory:
 
     crawl_info: CrawlInfo
     seen: set[str] = field(default_factory=set)
-    fetched_documents: int = 0
+    #: Requests counted against max_pages (all but robots.txt and sitemaps), and the URLs it left out.
+    requests: int = 0
+    left_out: int = 0
 
 
 class HreflangSpider(Spider):
@@ -109,6 +118,15 @@ class HreflangSpider(Spider):
         self.memory = kept(self, "qivrora/spider", self.memory)
         self.fingerprints = keeps_fingerprints(self.settings)
 
+    def closed(self, reason: str) -> None:
+        """How many URLs max_pages left out in all: the warning came with the first of them."""
+        if self.memory.left_out:
+            logger.warning(
+                "max_pages=%d left %s URLs out: not examined, so their status and return links are "
+                "unknown (HL206 for the alternates among them); a higher max_pages examines them",
+                self.arguments.max_pages, f"{self.memory.left_out:,}",
+            )
+
     @property
     def crawl_info(self) -> CrawlInfo:
         return self.memory.crawl_info
@@ -126,22 +144,33 @@ class HreflangSpider(Spider):
         if limit not in self.crawl_info.limits_reached:
             self.crawl_info.limits_reached.append(limit)
             logger.warning(
-                "%s reached: further pages are not fetched, so return links of the alternates left out "
-                "are unknown (HL206) and the site-wide checks (HL203, HL204, SM002) see part of the site",
-                limit,
+                "%s reached: %s, so return links of the alternates left out are unknown (HL206) and the "
+                "site-wide checks (HL203, HL204, SM002) see part of the site",
+                limit, STOPPED[limit],
             )
+
+    def _within_limit(self) -> bool:
+        """Count one more request against max_pages; False, counting nothing, once it is spent."""
+        limit = self.arguments.max_pages
+        if limit is not None and self.memory.requests >= limit:
+            self._limit_reached("max_pages")
+            return False
+        self.memory.requests += 1
+        return True
+
+    def _left_out(self, url: str) -> TargetStatus:
+        """The fact of a URL max_pages left out: not examined (HL206), never a pass."""
+        self.memory.left_out += 1
+        return TargetStatus(url=url, not_examined="max_pages")
 
     def document(self, url: str, *, depth: int, from_start: bool = False) -> Iterator[Request | TargetStatus]:
         """GET a page or an alternate (any type: a PDF carries hreflang in its Link header)."""
-        if url in self.memory.seen:
+        if not self.claim(url):
             return
-        limit = self.arguments.max_pages
-        if limit is not None and self.memory.fetched_documents >= limit:
-            self._limit_reached("max_pages")
-            yield TargetStatus(url=url, not_examined="max_pages")
+        if not self._within_limit():
+            # Claimed all the same: not asked for again, not even for its status when the crawl settles.
+            yield self._left_out(url)
             return
-        self.claim(url)
-        self.memory.fetched_documents += 1
         in_scope = url in self.scope and not self.arguments.list_mode
         yield Request(
             url,
@@ -173,6 +202,23 @@ class HreflangSpider(Spider):
             # filter that keys on URLs alone (distributed crawls) must let it through.
             dont_filter=method != "HEAD",
         )
+
+    def statuses(self, urls: Iterable[str]) -> Iterator[Request]:
+        """A HEAD for each URL nobody fetched (claimed by the status pipeline) while max_pages allows.
+
+        The facts of the URLs past the limit come through one ``data:`` request: the pipeline asks
+        when the crawl settles, in a signal handler, where it cannot hand out items.
+        """
+        left_out: list[str] = []
+        for url in urls:
+            if self._within_limit():
+                yield self.status(url)
+            else:
+                left_out.append(url)
+        if left_out:
+            yield Request(
+                "data:,", callback=self.parse_left_out, meta={"qivrora_left_out": left_out}, dont_filter=True
+            )
 
     async def start(self) -> AsyncIterator[Any]:
         for url in self.arguments.urls:
@@ -228,13 +274,17 @@ class HreflangSpider(Spider):
         assert request is not None
         url = request.meta["qivrora_url"]
         if request.method == "HEAD" and response.status in HEAD_REFUSED:
-            yield self.status(url, "GET")
+            yield self.status(url, "GET") if self._within_limit() else self._left_out(url)
             return
         location = response.headers.get(b"Location")
         redirect = None
         if location and 300 <= response.status < 400:
             redirect = resolve(location.decode("latin-1"), url)
         yield TargetStatus(url=url, method=request.method, status=response.status, location=redirect)
+
+    def parse_left_out(self, response: Response) -> Iterator[TargetStatus]:
+        for url in response.meta["qivrora_left_out"]:
+            yield self._left_out(url)
 
     def parse_audit(self, response: Response) -> Iterator[Any]:
         """The audit's items, through the crawl's last request (queued by the AuditExtension)."""
@@ -245,7 +295,7 @@ class HreflangSpider(Spider):
     def parse_start(self, response: Response) -> Iterable[Any]:
         """A start URL is a page, or a sitemap recognised by its content, whatever its name."""
         if response.status == 200 and sniff_sitemap(response.body):
-            self.memory.fetched_documents -= 1  # a sitemap is not one of the max_pages pages
+            self.memory.requests -= 1  # a sitemap is not counted against max_pages
             return self.parse_sitemap(response, via="start")
         return self.parse_document(response)
 

@@ -1,0 +1,156 @@
+"""`max_pages` bounds every request of the crawl but robots.txt and sitemaps: pages, alternates and
+the status checks of URLs nobody fetched. What it leaves out is not examined (HL206), and the log
+says how many URLs that is."""
+
+from __future__ import annotations
+
+import signal
+import time
+from itertools import product
+
+import pycountry
+import pytest
+import pytest_twisted
+
+import settings as shipped
+from qivrora_spider.facts import RobotsTxt, SitemapFile, TargetStatus
+from qivrora_spider.hreflang_values import check_hreflang
+from qivrora_spider.jobdir import FactLog
+from qivrora_spider.site_server import Route, SiteServer, alternate, html_page
+
+from .conftest import FAST, CrawlResult, crawl
+from .fixture_sites import url_entry, urlset
+from .test_jobdir import chain_site, finish, scrapy_crawl
+
+#: The politeness (and fault) settings as shipped, instead of the tests' fast ones.
+POLITE = {name: getattr(shipped, name) for name in FAST if name != "QIVRORA_STATE"}
+#: What max_pages does not count, as the test sites serve it.
+EXEMPT = ("/robots.txt", "/sitemap.xml")
+
+
+def counted_requests(result: CrawlResult) -> int:
+    """Requests the crawl sent, by its stats, but robots.txt and sitemaps (one fact each) and the
+    ``data:`` request that hands out the audit's findings."""
+    exempt = len(result.of(RobotsTxt)) + len(result.of(SitemapFile)) + 1
+    return result.stats["downloader/request_count"] - exempt
+
+
+def left_out(result: CrawlResult) -> list[str]:
+    return [s.url for s in result.of(TargetStatus) if s.not_examined == "max_pages"]
+
+
+def counted_by(*servers: SiteServer) -> list[str]:
+    """The requests max_pages counts, as the sites saw them: "METHOD /path"."""
+    return [f"{method} {path}" for server in servers for method, path in server.log if path not in EXEMPT]
+
+
+def logged(caplog: pytest.LogCaptureFixture, text: str) -> list[str]:
+    return [r.getMessage() for r in caplog.records if text in r.getMessage()]
+
+
+def hreflang_values(count: int) -> list[str]:
+    """`count` distinct values search engines accept: language-region pairs."""
+    languages = sorted(lang.alpha_2 for lang in pycountry.languages if hasattr(lang, "alpha_2"))
+    regions = sorted(country.alpha_2 for country in pycountry.countries)
+    pairs = (f"{language}-{region}" for language, region in product(languages, regions))
+    return [value for value in pairs if check_hreflang(value) is None][:count]
+
+
+@pytest_twisted.ensureDeferred
+async def test_max_pages_ends_a_crawl_of_10000_alternates_after_its_requests_at_the_shipped_politeness(
+    site, caplog
+):
+    a = site.url
+    alternates = [a(f"/alt{i}/") for i in range(10_000)]
+    annotations = (alternate(value, url) for value, url in zip(hreflang_values(10_000), alternates))
+    site.routes["/en/"] = Route(html_page(alternate("en", a("/en/")), *annotations))
+    site.not_found = Route(html_page())  # each alternate a page, so AutoThrottle may lower the delay
+
+    result = await crawl(POLITE, start=a("/en/"), max_pages="300")
+
+    assert counted_requests(result) == 300, "the page and 299 of its alternates; no status checks after"
+    assert len(counted_by(site)) == 300, "as the site saw them"
+    assert max(site.requests().values()) == 1, "every URL once"
+    unexamined = alternates[299:]
+    assert left_out(result) == unexamined
+    hl206 = [f for f in result.findings if f.check == "HL206"]
+    assert sorted(f.target for f in hl206) == sorted(unexamined)
+    assert all("`-a max_pages`" in f.message for f in hl206), "the reason names the limit"
+    assert logged(caplog, "max_pages reached: no further page, alternate or status check is requested")
+    assert logged(caplog, "max_pages=300 left 9,701 URLs out")
+
+
+@pytest_twisted.ensureDeferred
+async def test_sitemap_entries_past_max_pages_are_left_out_without_a_status_check(site):
+    a = site.url
+    site.routes.update(
+        {
+            "/s.xml": Route(urlset(*(url_entry(a(f"/p{i}/")) for i in range(4))), content_type="text/xml"),
+            **{f"/p{i}/": Route(html_page()) for i in range(4)},
+        }
+    )
+    result = await crawl(start=a("/s.xml"), max_pages="1")
+    assert site.requests("GET") == {"/robots.txt": 1, "/s.xml": 1, "/sitemap.xml": 1, "/p0/": 1}
+    assert site.requests("HEAD") == {}
+    assert left_out(result) == [a("/p1/"), a("/p2/"), a("/p3/")]
+
+
+@pytest.mark.parametrize(
+    ("max_pages", "checks", "unexamined"),
+    [
+        pytest.param(7, ["HEAD /de/", "GET /de/", "HEAD /fr/", "HEAD /fr/final/"], [], id="all-within"),
+        pytest.param(5, ["HEAD /de/", "HEAD /fr/"], ["/de/", "/fr/final/"], id="fallback-and-next-hop-out"),
+        pytest.param(4, ["HEAD /de/"], ["/de/", "/fr/"], id="a-head-out"),
+    ],
+)
+@pytest_twisted.ensureDeferred
+async def test_status_checks_count_against_max_pages(site, other_site, max_pages, checks, unexamined, caplog):
+    """Three pages, then the statuses of where two of them redirect (off the site, so nobody GETs
+    them): one refuses HEAD (a GET follows), the other redirects again (a HEAD of where it leads)."""
+    a, b = site.url, other_site.url
+    cluster = (alternate("en", a("/")), alternate("de", a("/de/")), alternate("fr", a("/fr/")))
+    site.routes.update(
+        {
+            "/": Route(html_page(*cluster)),
+            "/de/": Route("", status=301, headers=[("Location", b("/de/"))]),
+            "/fr/": Route("", status=301, headers=[("Location", b("/fr/"))]),
+        }
+    )
+    other_site.routes.update(
+        {
+            "/de/": Route("", status=405),
+            "/fr/": Route("", status=301, headers=[("Location", b("/fr/final/"))]),
+            "/fr/final/": Route(html_page()),
+        }
+    )
+    result = await crawl(start=a("/"), max_pages=str(max_pages))
+
+    assert len(counted_by(site, other_site)) == max_pages
+    assert sorted(counted_by(other_site)) == sorted(checks), "each check once, and no more"
+    assert sorted(left_out(result)) == [b(path) for path in unexamined]
+    assert bool(logged(caplog, f"max_pages={max_pages} left {len(unexamined)} URLs out")) == bool(unexamined)
+
+
+def test_max_pages_counts_the_requests_of_a_crawl_paused_and_resumed_with_jobdir(site, other_site, tmp_path):
+    chain_site(site, other_site)
+    start, limit = site.url("/en/0/"), ("-a", "max_pages=12", "-s", f"JOBDIR={tmp_path / 'job'}")
+    for route in site.routes.values():
+        route.delay = 0.3
+    paused = scrapy_crawl(start, *limit, "-s", "CONCURRENT_REQUESTS=2")
+    deadline = time.monotonic() + 60
+    while len(counted_by(site)) < 5 and paused.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    paused.send_signal(signal.SIGINT)
+    assert "paused before the audit" in finish(paused)
+    assert len(counted_by(site, other_site)) < 12, "paused before the limit"
+
+    for route in site.routes.values():
+        route.delay = 0
+    log = finish(scrapy_crawl(start, *limit))
+    assert "Resuming the crawl" in log
+    counted = counted_by(site, other_site)
+    assert len(counted) == 12 and len(set(counted)) == 12, counted
+    facts = list(FactLog(tmp_path / "job").load())
+    unexamined = [f.url for f in facts if isinstance(f, TargetStatus) and f.not_examined == "max_pages"]
+    assert unexamined and len(set(unexamined)) == len(unexamined), "each URL left out once"
+    assert f"max_pages=12 left {len(unexamined)} URLs out" in log
