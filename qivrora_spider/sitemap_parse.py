@@ -4,7 +4,15 @@ Scrapy's ``scrapy.utils.sitemap.Sitemap`` drops hreflang values and parses with 
 file looks fine. This reader keeps every ``<xhtml:link>`` as written, records what is wrong instead
 of raising, and bounds its cost whatever the input: gzip is inflated in chunks up to the protocol's
 size limit, entities are never expanded, nothing is loaded from disk or network, and each entry is
-dropped from the tree once read, so memory stays flat over 50,000 entries.
+dropped from the tree once read, so memory stays flat over 50,000 entries. A file is read up to the
+protocol's limits (52,428,800 bytes, 50,000 entries), as search engines read it; past them it is only
+measured, so that SM003 can say by how much it is too large.
+
+libxml2's own limits (10 MB of text in one node, 256 levels deep) are lifted with ``huge_tree``: a
+well-formed sitemap of 50 MB must read as one, not as an XML error. The size cap above bounds what that
+lets in, and ``huge_tree`` keeps libxml2's guard against entity expansion. The limits it keeps (2,048
+levels, names of 10,000,000 characters) are reported in our words, never in libxml2's, which name its
+options.
 
 Usage::
 
@@ -37,6 +45,9 @@ MAX_SITEMAP_URLS = 50_000
 
 SITEMAP_NS = "http://www.sitemaps.org/schemas/sitemap/0.9"
 XHTML_NS = "http://www.w3.org/1999/xhtml"
+
+#: The error for content that is no sitemap at all, told by its first bytes.
+NOT_A_SITEMAP = "the content is an HTML page or other text, with no <urlset> or <sitemapindex> at its start"
 
 #: Errors kept per file: the file is invalid either way, and a broken generator repeats one
 #: mistake per entry.
@@ -119,9 +130,11 @@ class ParsedSitemapRef:
 class SitemapParseResult:
     """What is known about the file as a whole; complete once ``entries()`` is exhausted.
 
-    ``size`` counts uncompressed bytes; when ``truncated`` only the first MAX_SITEMAP_BYTES were
-    parsed and ``size`` is a lower bound above that limit. ``url_count`` counts every ``<url>`` (or
-    ``<sitemap>``) element, including those without a usable ``<loc>``, as SM003 counts them.
+    ``size`` counts uncompressed bytes, whether or not the parse got that far, up to just past
+    MAX_SITEMAP_BYTES: ``truncated`` says the file is larger, that nothing past the limit was parsed
+    and that ``size`` is a lower bound.
+    ``url_count`` counts every ``<url>`` (or ``<sitemap>``) element parsed, including those without a
+    usable ``<loc>``, as SM003 counts them; only the first MAX_SITEMAP_URLS are read as entries.
     ``looks_like_sitemap`` tells a sitemap (however broken) from an HTML page by content.
     """
 
@@ -151,19 +164,21 @@ class SitemapReader:
 
     def entries(self) -> Iterator[ParsedUrl | ParsedSitemapRef]:
         """Yield the entries in document order: ``ParsedUrl`` items for a ``<urlset>``,
-        ``ParsedSitemapRef`` items for a ``<sitemapindex>`` (one iterator, since a file is one kind).
+        ``ParsedSitemapRef`` items for a ``<sitemapindex>`` (one iterator, since a file is one kind),
+        at most MAX_SITEMAP_URLS of them.
 
         Entries read before a fatal XML error stay valid; the error is in ``result.errors``.
         """
         if self._started:
             raise RuntimeError("SitemapReader.entries() reads the body once")
         self._started = True
-        # Entities stay unexpanded, no DTD or network is loaded, and libxml2 keeps its size limits.
+        # Entities stay unexpanded and no DTD or network is loaded; huge_tree: see the module's doc.
         parser = etree.XMLPullParser(
-            events=("start", "end"), resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False
+            events=("start", "end"), resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True
         )
+        document = self._document()
         failed = False
-        for chunk in self._document():
+        for chunk in document:
             if len(self._head) < _SNIFF_BYTES:
                 self._head += chunk[: _SNIFF_BYTES - len(self._head)]
             try:
@@ -180,6 +195,11 @@ class SitemapReader:
                     parser.close()
                 yield from self._handle(parser.read_events())
         self._finish(parser)
+        # A file too large is too large however broken: measure the rest, up to the limit.
+        for _ in document:
+            pass
+        if self._omitted_errors:
+            self.result.errors.append(f"{self._omitted_errors} more errors not listed")
 
     # --- input ---------------------------------------------------------------------------------
 
@@ -196,7 +216,16 @@ class SitemapReader:
                     yield chunk[: len(chunk) - (result.size - MAX_SITEMAP_BYTES)]
                     return
                 yield chunk
-        except (zlib.error, EOFError) as exc:
+        except zlib.error as exc:
+            self._cut_short = True
+            # zlib's words ("Error -3 while decompressing data: ...") are its own, not a reader's.
+            if str(exc).endswith(("incorrect data check", "incorrect length check")):
+                self._error(
+                    "broken gzip: the data does not match its checksum or length, so it was damaged or cut"
+                )
+            else:
+                self._error("broken gzip: the compressed data is corrupt")
+        except EOFError as exc:
             self._cut_short = True
             self._error(f"broken gzip: {exc}")
 
@@ -246,7 +275,8 @@ class SitemapReader:
         entry: ParsedUrl | ParsedSitemapRef | None = None
         if ns == self._ns and name == entry_name:
             self.result.url_count += 1
-            entry = self._read_entry(elem, entry_name)
+            if self.result.url_count <= MAX_SITEMAP_URLS:  # past the limit, counted only (SM003)
+                entry = self._read_entry(elem, entry_name)
         else:
             self._unexpected(elem, self.result.kind)
         elem.clear()
@@ -301,6 +331,10 @@ class SitemapReader:
         if self._root is None and not _strip_bom(self._head).strip():
             if not result.errors:  # a broken gzip already says why nothing was read
                 self._error("empty document")  # rather than libxml2's "Start tag expected"
+        elif self._root is None and not result.looks_like_sitemap and not self._stopped:
+            if not result.errors:
+                # An HTML page or a text file: libxml2's complaints about it as XML say nothing useful.
+                self._error(NOT_A_SITEMAP)
         elif not self._stopped:
             # The feed log is this parser's own (an exception's log may hold other parsers' entries).
             for entry in parser.feed_error_log:
@@ -309,14 +343,36 @@ class SitemapReader:
                 undeclared = entry.type == etree.ErrorTypes.WAR_UNDECLARED_ENTITY
                 if entry.level < etree.ErrorLevels.ERROR and not undeclared:
                     continue
-                what = "namespace" if entry.domain == etree.ErrorDomains.NAMESPACE else "syntax"
                 where = f" at line {entry.line}" if entry.line > 0 else ""
-                self._error(f"XML {what} error{where}: {entry.message.strip()}")
-        if self._omitted_errors:
-            result.errors.append(f"{self._omitted_errors} more errors not listed")
+                if entry.type in _PARSER_LIMITS:
+                    self._error(_parser_limit(entry.message, where))
+                else:
+                    what = "namespace" if entry.domain == etree.ErrorDomains.NAMESPACE else "syntax"
+                    self._error(f"XML {what} error{where}: {entry.message.strip()}")
 
 
 # --- helpers -------------------------------------------------------------------------------------
+
+
+#: libxml2's errors for a limit of its own rather than a fault of the file.
+_PARSER_LIMITS = {etree.ErrorTypes.ERR_RESOURCE_LIMIT, etree.ErrorTypes.ERR_NAME_TOO_LONG}
+#: The limits libxml2 keeps under huge_tree (tests pin both).
+_MAX_DEPTH = 2048
+_MAX_NAME = 10_000_000
+
+
+def _parser_limit(message: str, where: str) -> str:
+    """A limit of libxml2 that the file reached, in our words: libxml2's name its options."""
+    if "amplification" in message:
+        # Only declared entities expand; reported like the declarations themselves.
+        return "entity declarations are not allowed in a sitemap"
+    if "depth" in message:
+        what = f"elements are nested more than {_MAX_DEPTH:,} levels deep"
+    elif "Name too long" in message:
+        what = f"a name is longer than {_MAX_NAME:,} characters"
+    else:
+        return f"the file reaches a limit of Qivrora's XML parser{where}, so it was read only up to there"
+    return f"{what}{where}, more than Qivrora's XML parser reads, so the file was read only up to there"
 
 
 def _slices(body: bytes) -> Iterator[bytes]:

@@ -37,12 +37,40 @@ CASES: tuple[Case, ...] = (
     ),
     Case(
         "Sitemap of 60 MB",
-        "Read up to 52,428,800 bytes, the rest unread. SM003",
+        "Read up to 52,428,800 bytes, the rest unread. SM003, whose message says how far it was read",
         "test_hostile_input.py::test_sitemap_of_60_mb_is_read_up_to_the_50_mb_limit",
     ),
     Case(
+        "Sitemap of 60 MB whose whitespace after one `<url>` is a single text node (six times libxml2's "
+        "default 10 MB limit), plain or gzip",
+        "Read as the valid XML it is (libxml2's text limit lifted; the 50 MB cap bounds it) up to 52,428,800 "
+        "bytes. SM003, not SM004",
+        "test_hostile_input.py::test_sitemap_of_60_mb_of_whitespace_is_too_large_not_invalid_xml",
+    ),
+    Case(
+        "Broken sitemap over 50 MB (an XML error, a wrong root, entity declarations early in the file)",
+        "The parse stops at the problem; the rest is still inflated and counted, up to the limit. SM004 and SM003",
+        "test_sitemap_parse.py::test_a_broken_sitemap_is_measured_up_to_the_limit_all_the_same",
+    ),
+    Case(
+        "Sitemap of more than 50,000 URLs",
+        "The first 50,000 are read and audited, as search engines read them; the rest are counted. SM003",
+        "test_sitemap_parse.py::test_more_than_50000_urls_are_all_counted_and_the_first_50000_read",
+    ),
+    Case(
+        "Sitemap nested more than 2,048 levels deep, or with a name of more than 10,000,000 characters",
+        "Read up to there. SM004 names the limit in plain words, never in libxml2's (`XML_PARSE_HUGE`)",
+        "test_sitemap_parse.py::test_limits_of_the_xml_parser_are_said_in_plain_words",
+    ),
+    Case(
+        "Corrupt or cut gzip sitemap",
+        "The entries before the break are audited. SM004 (broken gzip, in plain words rather than zlib's)",
+        "test_sitemap_parse.py::test_cut_gzip_keeps_the_entries_read_before_the_cut",
+    ),
+    Case(
         "Sitemap that is an HTML page",
-        "SM004 (not XML, or a root element other than `<urlset>`/`<sitemapindex>`)",
+        "SM004 (the content is an HTML page or other text, or its root element is not "
+        "`<urlset>`/`<sitemapindex>`)",
         "test_hostile_input.py::test_broken_sitemap_is_reported_as_invalid[html]",
     ),
     Case(

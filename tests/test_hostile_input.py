@@ -182,10 +182,39 @@ async def test_sitemap_of_60_mb_is_read_up_to_the_50_mb_limit(site, caplog):
     assert measured.rss_growth is None or measured.rss_growth < 300 * MB
 
 
+@pytest.mark.parametrize("served", ["plain", "gzip"])
+@pytest_twisted.ensureDeferred
+async def test_sitemap_of_60_mb_of_whitespace_is_too_large_not_invalid_xml(site, served, caplog):
+    """Valid XML whose whitespace after one <url> is a single text node six times libxml2's 10 MB
+    limit: too large (SM003), not an XML error (SM004)."""
+    a = site.url
+    body = (
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<urlset {SITEMAP_NS}>\n<url><loc>{a("/en/")}</loc></url>'
+    ).encode() + b" " * (60 * MB) + b"</urlset>\n"
+    path = "/sitemap.xml"
+    if served == "gzip":
+        body, path = gzip.compress(body, compresslevel=1), "/sitemap.xml.gz"
+    _one_page_site(site, **{path: Route(body, content_type="application/xml")})
+    result, measured = await bounded_crawl(caplog, start=a(path), trace=True)
+    print(f"\n60 MB of whitespace ({served}, {len(body):,} bytes served): {measured}")
+    del body
+    (sitemap,) = [f for f in result.of(SitemapFile) if f.url == a(path)]
+    assert (sitemap.gzip, sitemap.truncated, sitemap.url_count) == (served == "gzip", True, 1)
+    assert sitemap.errors == [], "valid XML, whatever libxml2's default limits"
+    (message,) = findings(result, "SM003")
+    assert "larger than 52,428,800 bytes uncompressed" in message
+    assert "so only its first 52,428,800 bytes were read" in message, "the message says how far it was read"
+    assert "SM004" not in result.checks()
+    assert result.page(a("/en/")).status == 200, "the entry before the limit is audited"
+    # libxml2 holds the text node (up to 50 MB, outside Python); Python itself adds little.
+    assert measured.python_peak is not None and measured.python_peak < 200 * MB
+    assert measured.rss_growth is None or measured.rss_growth < 300 * MB
+
+
 def _broken_sitemaps(a):
     page = html_page(body='<a href="/en/">English</a>')
     return {
-        "html": ("/sitemap.html", Route(page), "XML syntax error"),
+        "html": ("/sitemap.html", Route(page), "the content is an HTML page"),
         "empty": ("/empty.xml", Route("", content_type="application/xml"), "empty document"),
         "index-lists-itself": (
             "/index.xml",

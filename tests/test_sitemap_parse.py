@@ -6,6 +6,7 @@ import gzip
 import hashlib
 import json
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
@@ -18,6 +19,7 @@ from qivrora_spider.sitemap_parse import (
     MAX_ERRORS,
     MAX_SITEMAP_BYTES,
     MAX_SITEMAP_URLS,
+    NOT_A_SITEMAP,
     SITEMAP_NS,
     XHTML_NS,
     ParsedAlternate,
@@ -219,14 +221,16 @@ def test_corrupt_gzip_is_reported() -> None:
     assert entries == []
     assert result.gzip and result.kind is None
     assert len(result.errors) == 1
-    assert result.errors[0].startswith("broken gzip: Error -3 while decompressing data")
+    assert result.errors == ["broken gzip: the compressed data is corrupt"]  # not zlib's "Error -3 ..."
 
 
 def test_gzip_with_a_wrong_checksum_is_reported() -> None:
     body = bytearray(gzip.compress(urlset("<url><loc>https://example.com/</loc></url>")))
     body[-8] ^= 0xFF  # the CRC-32 of the uncompressed data
     _, result = parse(bytes(body))
-    assert result.errors == ["broken gzip: Error -3 while decompressing data: incorrect data check"]
+    assert result.errors == [
+        "broken gzip: the data does not match its checksum or length, so it was damaged or cut"
+    ]
 
 
 def test_cut_gzip_keeps_the_entries_read_before_the_cut() -> None:
@@ -260,6 +264,15 @@ def test_billion_laughs_is_never_expanded(url: str) -> None:
     assert entries == []
     assert result.errors == ["entity declarations are not allowed in a sitemap"]
     assert "lollol" not in repr(result)
+
+
+def test_billion_laughs_in_the_root_element_is_refused_in_our_words() -> None:
+    # libxml2 stops it before the root element opens, with "Maximum entity amplification factor
+    # exceeded, see xmlCtxtSetMaxAmplification."
+    body = f'<?xml version="1.0"?>\n<!DOCTYPE urlset [{_LAUGHS}]>\n<urlset xmlns="{SITEMAP_NS}" a="&lol9;"/>'
+    entries, result = parse(body.encode())
+    assert entries == []
+    assert result.errors == ["entity declarations are not allowed in a sitemap"]
 
 
 @pytest.mark.parametrize(
@@ -302,14 +315,125 @@ def test_gzip_bomb_stops_at_the_size_limit() -> None:
     assert result.errors == []  # too large is SM003, the caller's to report; not a broken file
 
 
-def test_more_than_50000_urls_are_all_read_and_counted() -> None:
-    body = urlset(*(f"<url>\n<loc>https://example.com/{i}</loc>\n</url>" for i in range(50_001)))
-    entries, result = parse(body)
-    assert result.url_count == len(entries) == MAX_SITEMAP_URLS + 1
+def test_more_than_50000_urls_are_all_counted_and_the_first_50000_read() -> None:
+    urls = [f"<url>\n<loc>https://example.com/{i}</loc>\n</url>" for i in range(50_002)]
+    urls[-1] = "<url>\n</url>"  # no <loc>, but past the limit: not read, so not reported
+    entries, result = parse(urlset(*urls))
+    assert result.url_count == MAX_SITEMAP_URLS + 2
+    assert len(entries) == MAX_SITEMAP_URLS and entries[-1].loc == "https://example.com/49999"
     assert result.errors == [] and not result.truncated
-    assert entries[-1].loc == "https://example.com/50000"
     # Past its 16-bit line counter libxml2 infers lines from the text after a tag: one line late here.
-    assert entries[-1].line - (3 + 3 * 50_000) in (0, 1)
+    assert entries[-1].line - (3 + 3 * 49_999) in (0, 1)
+
+
+MB = 1024 * 1024
+#: The start of a urlset whose root opens on line 2, as urlset() writes it.
+_HEAD = urlset().removesuffix(b"</urlset>")
+
+
+def _gzip(body: bytes) -> bytes:
+    return gzip.compress(body, compresslevel=1)  # fast, and whitespace packs well at any level
+
+
+def _plain(body: bytes) -> bytes:
+    return body
+
+
+@pytest.mark.parametrize("pack", [_plain, _gzip], ids=["plain", "gzip"])
+def test_sitemap_of_60_mb_of_whitespace_is_too_large_not_invalid(pack: Callable[[bytes], bytes]) -> None:
+    # Well-formed XML whose whitespace is one text node of 60 MB, six times libxml2's default limit.
+    body = _HEAD + b"<url><loc>https://example.com/</loc></url>" + b" " * (60 * MB) + b"</urlset>"
+    entries, result = parse(pack(body))
+    assert [entry.loc for entry in entries] == ["https://example.com/"]
+    assert result.truncated and result.size > MAX_SITEMAP_BYTES
+    assert result.errors == []  # too large is SM003, the caller's to report; not an XML error
+
+
+def test_sitemap_of_51_mb_of_entries_is_read_up_to_the_limit() -> None:
+    # An hreflang sitemap passes 50 MB before 50,000 URLs: ten alternates make an entry 1.5 KB.
+    page = "shop/garden/tools/stainless-steel-hand-trowel-with-ash-wood-handle-{0}"
+    links = "".join(
+        f'<xhtml:link rel="alternate" hreflang="{lang}" href="https://example.com/{lang}/{page}"/>'
+        for lang in ("en", "de", "fr", "es", "it", "nl", "pt", "pl", "sv", "da")
+    )
+    template = f"<url><loc>https://example.com/en/{page}</loc><lastmod>2024-05-01</lastmod>{links}</url>\n"
+    total = 51 * MB // len(template.format(0))
+    body = urlset(*(template.format(i) for i in range(total)))
+    entries, result = parse(body)
+    assert result.truncated and result.size > MAX_SITEMAP_BYTES and result.errors == []
+    # Every entry that ends within the limit is read, in order, and nothing after it.
+    assert result.url_count == len(entries) == body[:MAX_SITEMAP_BYTES].count(b"</url>") < total
+    assert [entry.loc for entry in entries[-2:]] == [
+        "https://example.com/en/" + page.format(i) for i in (len(entries) - 2, len(entries) - 1)
+    ]
+    assert len(entries[-1].alternates) == 10
+
+
+def test_text_longer_than_10_mb_is_read_with_what_follows() -> None:
+    padding = " " * (11 * MB)
+    body = urlset(
+        f"<url><loc>https://example.com/a</loc>{padding}</url>", "<url><loc>https://example.com/b</loc></url>"
+    )
+    entries, result = parse(body)
+    assert [entry.loc for entry in entries] == ["https://example.com/a", "https://example.com/b"]
+    assert result.errors == [] and not result.truncated
+
+
+#: Beginnings that stop the parse early, and the error each gives.
+_BROKEN_STARTS = {
+    "syntax": (
+        _HEAD + b"<url><loc>https://example.com/</lo></url>",
+        "XML syntax error at line 3: Opening and ending tag mismatch: loc line 3 and lo",
+    ),
+    "not-a-sitemap": (b"<html><body>", "root element is <html>, not <urlset> or <sitemapindex>"),
+    "entities": (
+        f'<!DOCTYPE urlset [<!ENTITY a "b">]>\n{OPEN_URLSET}'.encode(),
+        "entity declarations are not allowed in a sitemap",
+    ),
+}
+
+
+@pytest.mark.parametrize("pack", [_plain, _gzip], ids=["plain", "gzip"])
+@pytest.mark.parametrize("broken", sorted(_BROKEN_STARTS))
+def test_a_broken_sitemap_is_measured_up_to_the_limit_all_the_same(
+    broken: str, pack: Callable[[bytes], bytes]
+) -> None:
+    start, error = _BROKEN_STARTS[broken]
+    entries, result = parse(pack(start + b" " * (60 * MB)))
+    assert entries == []
+    assert result.errors == [error]
+    assert result.truncated and result.size > MAX_SITEMAP_BYTES  # too large (SM003) as well as broken
+
+
+def _nested(depth: int) -> bytes:
+    """A <urlset> whose <url> holds an extension nested so that the deepest element is at `depth`."""
+    inner = depth - 2
+    opening, closing = '<x:a xmlns:x="urn:x">' * inner, "</x:a>" * inner
+    return urlset(f"<url><loc>https://example.com/</loc>{opening}{closing}</url>")
+
+
+def _long_name(length: int) -> bytes:
+    return urlset(f"<url><loc>https://example.com/</loc><{'a' * length} xmlns='urn:x'/></url>")
+
+
+@pytest.mark.parametrize(
+    ("make", "size", "error"),
+    [
+        (_nested, 2049, "elements are nested more than 2,048 levels deep at line 3, more than Qivrora's XML "
+                        "parser reads, so the file was read only up to there"),
+        (_long_name, 10_000_001, "a name is longer than 10,000,000 characters at line 3, more than Qivrora's "
+                                 "XML parser reads, so the file was read only up to there"),
+    ],
+    ids=["depth", "name"],
+)
+def test_limits_of_the_xml_parser_are_said_in_plain_words(
+    make: Callable[[int], bytes], size: int, error: str
+) -> None:
+    _, result = parse(make(size))
+    assert result.errors[0] == error  # not libxml2's "Excessive depth ..., use XML_PARSE_HUGE option"
+    assert not any("XML_PARSE_HUGE" in e or "xmlCtxt" in e for e in result.errors)
+    entries, result = parse(make(size - 1))
+    assert (len(entries), result.errors) == (1, [])
 
 
 # --- what is not a sitemap, and broken sitemaps ----------------------------------------------------
@@ -334,8 +458,8 @@ def test_html_page_that_is_not_xml_at_all_is_not_a_sitemap() -> None:
     entries, result = parse(b"<!doctype html>\n<html lang=en><body><p>Hello</body></html>")
     assert entries == []
     assert (result.kind, result.looks_like_sitemap) == (None, False)
-    assert result.errors == ["XML syntax error at line 1: StartTag: invalid element name"]
-
+    # Said as what it is, rather than as libxml2's "StartTag: invalid element name".
+    assert result.errors == [NOT_A_SITEMAP]
 
 @pytest.mark.parametrize(
     "body", [b"", b"  \n\t", b"\xef\xbb\xbf\n", gzip.compress(b"")], ids=["empty", "blank", "bom", "gzip"]

@@ -4,7 +4,8 @@
 that no sitemap lists. A finding about an entry is one row per (sitemap, listed URL), even where the file
 lists the URL twice; the message gives the line of the first listing. Each listed URL is judged once:
 SM001 when it does not answer 200 (a redirect names where it ends), SM012 when it answers 200 but may
-not be indexed. A URL the crawl did not examine is neither (robots.txt aside, which is SM012).
+not be indexed. A URL the crawl did not examine is neither (robots.txt aside, which is SM012). A file
+is read only up to the protocol's limits (SM003).
 
 SM010 and SM011 compare an entry with the previous crawl of the site (``ctx.previous``, read from the
 crawl state before the audit); without a previous crawl they find nothing.
@@ -12,17 +13,18 @@ crawl state before the audit); without a previous crawl they find nothing.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from datetime import date, datetime, timedelta, timezone
 from typing import Iterator
 from urllib.parse import urlsplit
 
 from ..facts import Page, SitemapEntry, SitemapFile
-from ..sitemap_parse import MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS, parse_w3c_datetime
+from ..sitemap_parse import MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS, NOT_A_SITEMAP, SITEMAP_NS, parse_w3c_datetime
 from ..urls import normalised_origin, origin
 from .context import AuditContext
 from .registry import Hit, check
-from .targets import answers, redirect_story
+from .targets import _ERRORS, answers, redirect_story
 
 #: SM009: the share of a sitemap's dated entries that one date may not reach, and the least entries.
 BULK_SHARE = 0.9
@@ -82,9 +84,8 @@ def _readable(sitemap: SitemapFile) -> bool:
 
 def _read_to_the_end(sitemap: SitemapFile) -> bool:
     """Every URL it lists is known: read whole, or a probe that found no sitemap at all."""
-    return (_readable(sitemap) and not sitemap.truncated) or (
-        sitemap.via == "probe" and sitemap.sitemap_kind is None
-    )
+    whole = not sitemap.truncated and sitemap.url_count <= MAX_SITEMAP_URLS
+    return (_readable(sitemap) and whole) or (sitemap.via == "probe" and sitemap.sitemap_kind is None)
 
 
 @check(
@@ -190,39 +191,116 @@ def page_missing_from_sitemap(ctx: AuditContext) -> Iterator[Hit]:
     "sitemap-too-large",
     "error",
     why="""
-The sitemap protocol limits one file to 50,000 URLs and 52,428,800 bytes (50 MiB) uncompressed.
-Search engines reject a larger file or read only its beginning, so the URLs past the limit are not
-submitted at all.
+The sitemap protocol limits one file to 50,000 URLs (an index: 50,000 sitemaps) and 52,428,800 bytes
+(50 MiB) uncompressed. Search engines reject a larger file or read only its beginning, so the URLs past
+the limit are not submitted at all. Qivrora reads such a file only up to the limit, as they do, and
+audits the entries before it; the rest is measured (however broken it is) but not read, so the message
+says how far the file was read.
 """,
     example="""
-`https://example.com/sitemap.xml.gz` holds 72,310 `<url>` entries.
+`https://example.com/sitemap.xml.gz` holds 72,310 `<url>` entries, or inflates to 60 MB because every
+entry carries fifty hreflang alternates.
 """,
     fix="""
 Split the file into several sitemaps of at most 50,000 URLs and 50 MiB each, and list them in a sitemap
-index (which is itself limited to 50,000 sitemaps).
+index. An index over the limit is split into several indexes, each named in robots.txt (indexes cannot
+nest).
 """,
 )
 def sitemap_too_large(ctx: AuditContext) -> Iterator[Hit]:
     for url, sitemap in sorted(ctx.store.sitemaps.items()):
-        over = []
-        if sitemap.url_count > MAX_SITEMAP_URLS:
-            what = "sitemaps" if sitemap.sitemap_kind == "sitemapindex" else "URLs"
-            over.append(
-                f"lists {_number(sitemap.url_count)} {what}, "
-                f"more than the {_number(MAX_SITEMAP_URLS)} allowed"
-            )
-        if sitemap.truncated or sitemap.size > MAX_SITEMAP_BYTES:
-            over.append(
-                f"is larger than {_number(MAX_SITEMAP_BYTES)} bytes uncompressed, "
-                "so it was read only up to there"
-            )
-        if over:
-            yield Hit(
-                url,
-                f"This sitemap {' and '.join(over)}: "
-                "split it into smaller sitemaps listed in a sitemap index.",
-                source="sitemap",
-            )
+        if sitemap.via == "probe" and sitemap.sitemap_kind is None:
+            continue  # no sitemap at the guessed /sitemap.xml, however large: not a defect (as SM004)
+        over_urls = sitemap.url_count > MAX_SITEMAP_URLS
+        over_bytes = sitemap.truncated or sitemap.size > MAX_SITEMAP_BYTES
+        if not (over_urls or over_bytes):
+            continue
+        index = sitemap.sitemap_kind == "sitemapindex"
+        what = "sitemaps" if index else "URLs"
+        said = []
+        if over_urls:
+            # Counted only in the bytes read: past the byte limit the count is a lower bound.
+            said.append(f"lists {'at least ' if over_bytes else ''}{_number(sitemap.url_count)} {what}")
+        if over_bytes:
+            said.append(f"is larger than {_number(MAX_SITEMAP_BYTES)} bytes uncompressed")
+        # Within the bytes read the URL limit came first when both are passed.
+        if over_urls:
+            limit, read = f" ({_number(MAX_SITEMAP_URLS)} {what})", f"{_number(MAX_SITEMAP_URLS)} {what}"
+        else:
+            limit, read = "", f"{_number(MAX_SITEMAP_BYTES)} bytes"
+        each = f"at most {_number(MAX_SITEMAP_URLS)} {what} and {_number(MAX_SITEMAP_BYTES)} bytes"
+        if index:
+            fix = f"split it into several sitemap indexes of {each}, and name each in robots.txt"
+        else:
+            fix = f"split it into sitemaps of {each} each, listed in a sitemap index"
+        yield Hit(
+            url,
+            f"This {'sitemap index' if index else 'sitemap'} {' and '.join(said)}, more than one file may "
+            f"hold{limit}, so only its first {read} were read: {fix}.",
+            source="sitemap",
+        )
+
+
+#: SM004: the fix for a problem the sitemap reader names, by the words that name it (first match wins).
+_FIXES = (
+    ("broken gzip", "serve a complete gzip file, or the XML uncompressed"),
+    ("entity declarations", "remove the DOCTYPE and its entities, which a sitemap has no use for"),
+    ("Qivrora's XML parser", "keep to the few levels of elements and the short names a sitemap needs"),
+    ("XML namespace error", "declare every namespace prefix it uses, such as `xmlns:xhtml`"),
+    ("XML syntax error", "make it well-formed XML, written by an XML library rather than by joining strings"),
+    ("namespace", f'declare the sitemap namespace on the root element: `xmlns="{SITEMAP_NS}"`'),
+    ("root element is", "serve the sitemap's XML at this URL, or stop listing it as a sitemap"),
+    (NOT_A_SITEMAP, "serve the sitemap's XML at this URL, or stop listing it as a sitemap"),
+    ("<loc>", "give every entry exactly one `<loc>`, an absolute http(s) URL"),
+    ("lists itself", "remove the index from its own list"),
+    ("empty document", "write its entries into it, or stop listing it"),
+)
+#: The reader's last error when it listed only the first ones.
+_OMITTED = re.compile(r"\b([0-9]+) more errors not listed$")
+
+
+def _fix_for(problem: str) -> str:
+    return next(
+        (fix for words, fix in _FIXES if words in problem),
+        "keep to the elements the sitemap protocol defines, and extensions in their own namespaces",
+    )
+
+
+def _unreadable(sitemap: SitemapFile) -> tuple[list[str], str] | None:
+    """Why search engines cannot use the file (what is wrong, first problem first) and the fix of the
+    first problem; None when it is fine."""
+    parent = sitemap.parent
+    if sitemap.error == "private":
+        what = "points at an internal address, which the crawl does not fetch and search engines cannot reach"
+        return [what], "serve it from a public host"
+    if sitemap.error:
+        reason = _ERRORS.get(sitemap.error, "the download failed")
+        fix = "make it answer 200 at this URL, or list it where it does"
+        return [f"cannot be fetched because {reason}"], fix
+    status = sitemap.status
+    if status is not None and status != 200:
+        if 300 <= status < 400 and sitemap.errors:
+            return sitemap.errors[:1], ""  # "redirects (301) to ...: list the final URL instead"
+        if 400 <= status < 500:
+            fix = "publish it at this URL, or list it where it is published"
+        else:
+            fix = "fix the server so that it answers 200" if status >= 500 else "make it answer 200"
+        return [f"{answers(status)} instead of 200"], fix
+    problems = [f"is invalid: {error}" for error in sitemap.errors]
+    if sitemap.sitemap_kind is None and not problems:
+        problems.append("is not a sitemap: its root element is neither <urlset> nor <sitemapindex>")
+    if sitemap.sitemap_kind == "sitemapindex" and parent:
+        problems.append(f"is a sitemap index inside the sitemap index {parent}, and indexes cannot nest")
+    if not problems:
+        return None
+    if problems[0].startswith("is a sitemap index inside"):
+        return problems, f"list its sitemaps in {parent} directly"
+    return problems, _fix_for(problems[0])
+
+
+def _more(problems: list[str]) -> str:
+    count = sum(int(omitted[1]) if (omitted := _OMITTED.search(p)) else 1 for p in problems) - 1
+    return {0: "", 1: " (and 1 more problem)"}.get(count, f" (and {_number(count)} more problems)")
 
 
 @check(
@@ -231,13 +309,15 @@ def sitemap_too_large(ctx: AuditContext) -> Iterator[Hit]:
     "error",
     why="""
 Search engines reject a sitemap that is not well-formed XML, has the wrong root element or namespace,
-or that they cannot fetch or decompress; an entry without `<loc>` is skipped, and an index that lists
-another index is not followed. Every URL of such a file, and its hreflang annotations, may be lost.
+or that they cannot fetch or decompress, and one that answers anything but 200; an entry without
+`<loc>` is skipped, and an index that lists another index is not followed. Every URL of such a file,
+and its hreflang annotations, may be lost. The message names the first problem, with its line, and
+counts the others.
 """,
     example="""
 `https://example.com/sitemap.xml` declares `<urlset xmlns="http://www.google.com/schemas/sitemap/0.84">`,
-or breaks off with `XML syntax error at line 1203`, or is a `sitemapindex` listed in another
-`sitemapindex`.
+or breaks off with `XML syntax error at line 1203`, or answers `404 Not Found`, or is a `sitemapindex`
+listed in another `sitemapindex`.
 """,
     fix="""
 Serve the file with status 200 as UTF-8 XML whose root is `<urlset>` or `<sitemapindex>` in the
@@ -249,30 +329,16 @@ def sitemap_invalid(ctx: AuditContext) -> Iterator[Hit]:
     for url, sitemap in sorted(ctx.store.sitemaps.items()):
         if sitemap.via == "probe" and sitemap.sitemap_kind is None:
             continue  # nothing (or no sitemap) at the guessed /sitemap.xml: not a defect
-        problems = []
-        if sitemap.error == "private":
-            problems.append("it points at an internal address, which the crawl does not fetch and search engines cannot reach")
-        elif sitemap.error:
-            problems.append(f"fetching it failed ({sitemap.error})")
-        problems += sitemap.errors
-        if sitemap.status == 200 and sitemap.sitemap_kind is None and not problems:
-            problems.append("its root element is neither <urlset> nor <sitemapindex>")
-        if sitemap.sitemap_kind == "sitemapindex" and sitemap.parent:
-            problems.append(
-                f"it is a sitemap index inside the sitemap index {sitemap.parent}, and indexes cannot nest"
-            )
-        if not problems:
+        found = _unreadable(sitemap)
+        if found is None:
             continue
-        more = {1: "", 2: " (and 1 more problem)"}.get(
-            len(problems), f" (and {len(problems) - 1} more problems)"
-        )
-        listed = {"index": f", listed in {sitemap.parent}", "robots": ", listed in robots.txt"}.get(
+        problems, fix = found
+        listed = {"index": f", listed in {sitemap.parent},", "robots": ", listed in robots.txt,"}.get(
             sitemap.via, ""
         )
         yield Hit(
             url,
-            f"This sitemap{listed} is invalid: {problems[0]}{more}; "
-            "fix it so that search engines can read it.",
+            f"This sitemap{listed} {problems[0]}{_more(problems)}{f': {fix}' if fix else ''}.",
             target=sitemap.parent or "",
             source="sitemap",
         )

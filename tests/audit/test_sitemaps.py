@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import gzip
+
 import pytest
 
 from qivrora_spider.audit import CHECKS
+from qivrora_spider.sitemap_facts import read_sitemap
+from qivrora_spider.sitemap_parse import NOT_A_SITEMAP, SITEMAP_NS
 from tests.audit.builders import (
     CRAWL_STARTED,
     Page,
@@ -24,6 +28,12 @@ from tests.audit.builders import (
 HOST = "https://ex.com"
 SM = f"{HOST}/sitemap.xml"
 EN, DE, FR = f"{HOST}/en/", f"{HOST}/de/", f"{HOST}/fr/"
+
+
+def urlset_bytes(*entries: str) -> bytes:
+    """A urlset in the sitemap namespace whose first entry is on line 3."""
+    lines = ['<?xml version="1.0"?>', f'<urlset xmlns="{SITEMAP_NS}">', *entries, "</urlset>"]
+    return "\n".join(lines).encode()
 
 
 def fields(finding: object) -> tuple:
@@ -155,12 +165,47 @@ def test_sm003_too_many_urls_and_too_many_bytes() -> None:
         ("SM003", big, "", "", "sitemap"),
         ("SM003", huge, "", "", "sitemap"),
     ]
-    assert "50,001 URLs" in found[0].message and "50,000" in found[0].message
-    assert "52,428,800 bytes" in found[1].message and "sitemap index" in found[1].message
+    assert found[0].message == (
+        "This sitemap lists 50,001 URLs, more than one file may hold (50,000 URLs), so only its first 50,000 "
+        "URLs were read: split it into sitemaps of at most 50,000 URLs and 52,428,800 bytes each, listed in a "
+        "sitemap index."
+    )
+    assert found[1].message == (
+        "This sitemap is larger than 52,428,800 bytes uncompressed, more than one file may hold, so only its "
+        "first 52,428,800 bytes were read: split it into sitemaps of at most 50,000 URLs and 52,428,800 bytes "
+        "each, listed in a sitemap index."
+    )
 
 
-def test_sm003_near_miss_at_the_limits() -> None:
+def test_sm003_both_limits_and_an_index() -> None:
+    index = f"{HOST}/index.xml"
+    facts = [
+        sitemap_file(SM, url_count=60_000, truncated=True, size=52_428_801),
+        sitemap_file(index, "sitemapindex", url_count=50_001),
+    ]
+    found = {f.url: f.message for f in hits(facts, "SM003")}
+    # The count is of the bytes read only, and there the URL limit came first.
+    assert found[SM].startswith(
+        "This sitemap lists at least 60,000 URLs and is larger than 52,428,800 bytes uncompressed, more than "
+        "one file may hold (50,000 URLs), so only its first 50,000 URLs were read: split it"
+    )
+    assert found[index] == (
+        "This sitemap index lists 50,001 sitemaps, more than one file may hold (50,000 sitemaps), so only its "
+        "first 50,000 sitemaps were read: split it into several sitemap indexes of at most 50,000 sitemaps and "
+        "52,428,800 bytes, and name each in robots.txt."
+    )
+
+
+def test_sm003_and_sm004_for_a_broken_file_over_the_limit() -> None:
+    broken = urlset_bytes("<url><loc>https://ex.com/en/</lo></url>") + b" " * (60 * 1024 * 1024)
+    facts = list(read_sitemap(url=SM, body=gzip.compress(broken, compresslevel=1), status=200, via="robots"))
+    assert {f.check for f in run(facts) if f.check in ("SM003", "SM004")} == {"SM003", "SM004"}
+
+
+def test_sm003_near_miss_at_the_limits_and_a_probe_that_found_no_sitemap() -> None:
     assert hits([sitemap_file(SM, url_count=50_000, size=52_428_800)], "SM003") == []
+    probed = sitemap_file(SM, None, via="probe", truncated=True, size=52_428_801, errors=[NOT_A_SITEMAP])
+    assert hits([probed], "SM003") == []
 
 
 # --- SM004 sitemap-invalid ------------------------------------------------------------------------
@@ -197,8 +242,62 @@ def test_sm004_unfetchable_and_not_a_sitemap() -> None:
     ]
     found = hits(facts, "SM004")
     assert [(f.url, f.target) for f in found] == [(down, SM), (html, "")]
-    assert "fetching it failed (timeout)" in found[0].message and f"listed in {SM}" in found[0].message
+    assert found[0].message == (
+        f"This sitemap, listed in {SM}, cannot be fetched because its server did not answer in time: "
+        "make it answer 200 at this URL, or list it where it does."
+    )
     assert "neither <urlset> nor <sitemapindex>" in found[1].message
+
+
+_LISTED = "This sitemap, listed in robots.txt,"
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        (urlset_bytes("<url><loc>https://ex.com/en/</lo></url>"), 200,
+         f"{_LISTED} is invalid: XML syntax error at line 3: Opening and ending tag mismatch: loc line 3 and lo: "
+         "make it well-formed XML, written by an XML library rather than by joining strings."),
+        (b'<urlset xmlns="http://www.google.com/schemas/sitemap/0.84"><url><loc>https://ex.com/en/</loc></url>'
+         b"</urlset>", 200,
+         f"{_LISTED} is invalid: namespace is 'http://www.google.com/schemas/sitemap/0.84', not "
+         f"'{SITEMAP_NS}': declare the sitemap namespace on the root element: `xmlns=\"{SITEMAP_NS}\"`."),
+        (urlset_bytes("<url></url>", "<url><loc> </loc></url>"), 200,
+         f"{_LISTED} is invalid: <url> without <loc> at line 3 (and 1 more problem): give every entry exactly "
+         "one `<loc>`, an absolute http(s) URL."),
+        (b"<!doctype html>\n<html lang=en><body><p>Page not found</body></html>", 200,
+         f"{_LISTED} is invalid: the content is an HTML page or other text, with no <urlset> or <sitemapindex> "
+         "at its start: serve the sitemap's XML at this URL, or stop listing it as a sitemap."),
+        (b"\x1f\x8b\x08\x00" + b"not deflate data" * 4, 200,
+         f"{_LISTED} is invalid: broken gzip: the compressed data is corrupt: serve a complete gzip file, or the "
+         "XML uncompressed."),
+        (b'<!DOCTYPE urlset [<!ENTITY a "b">]>' + urlset_bytes("<url><loc>&a;</loc></url>").split(b"\n", 1)[1],
+         200,
+         f"{_LISTED} is invalid: entity declarations are not allowed in a sitemap: remove the DOCTYPE and its "
+         "entities, which a sitemap has no use for."),
+        (b"", 404, f"{_LISTED} answers 404 Not Found instead of 200: publish it at this URL, or list it where it "
+         "is published."),
+        (b"", 503, f"{_LISTED} answers 503 Service Unavailable instead of 200: fix the server so that it answers "
+         "200."),
+    ],
+    ids=["syntax", "namespace", "no-loc", "html", "gzip", "entities", "404", "503"],
+)
+def test_sm004_says_what_is_wrong_and_the_fix(body: bytes, status: int, message: str) -> None:
+    facts = list(read_sitemap(url=SM, body=body, status=status, via="robots"))
+    (finding,) = hits(facts, "SM004")
+    assert finding.message == message
+
+
+def test_sm004_a_redirect_names_the_final_url() -> None:
+    facts = list(read_sitemap(url=SM, body=b"", status=301, via="robots", location=f"{HOST}/new.xml"))
+    (finding,) = hits(facts, "SM004")
+    assert finding.message == f"{_LISTED} redirects (301) to {HOST}/new.xml: list the final URL instead."
+
+
+def test_sm004_counts_the_errors_the_reader_did_not_list() -> None:
+    facts = list(read_sitemap(url=SM, body=urlset_bytes(*["<url></url>"] * 150), status=200, via="start"))
+    (finding,) = hits(facts, "SM004")
+    assert "(and 149 more problems)" in finding.message
 
 
 def test_sm004_near_miss_valid_file_and_empty_probe() -> None:
@@ -451,6 +550,8 @@ def test_sm002_sitemaps_named_by_robots_count_for_the_host() -> None:
 
 def test_sm002_near_miss_truncated_sitemap() -> None:
     assert hits(site_with_sitemap(page(FR), truncated=True, size=52_428_800), "SM002") == []
+    # Past 50,000 URLs the rest is not read either: FR may be listed there.
+    assert hits(site_with_sitemap(page(FR), url_count=50_001), "SM002") == []
 
 
 def test_sm006_near_miss_sitemap_cross_submitted_by_another_host() -> None:
