@@ -1,11 +1,12 @@
 """SM0xx: sitemaps and robots.txt. A sitemap should list every indexable page of its host, and only those.
 
 `url` is the sitemap file (or the robots.txt) where the fix is made, except SM002, which is about a page
-that no sitemap lists. A finding about an entry is one row per (sitemap, listed URL), even where the file
-lists the URL twice; the message gives the line of the first listing. Each listed URL is judged once:
-SM001 when it does not answer 200 (a redirect names where it ends), SM012 when it answers 200 but may
-not be indexed. A URL the crawl did not examine is neither (robots.txt aside, which is SM012). A file
-is read only up to the protocol's limits (SM003).
+that no sitemap lists. A finding about a listed URL (SM001, SM005, SM010 to SM012) is one row per
+(sitemap, listed URL), even where the file lists the URL twice; the message gives the line of the first
+listing. SM007 and SM008 judge each entry's own `<lastmod>`, and SM013 the repetition itself: one row
+per entry. Each listed URL is judged once: SM001 when it does not answer 200 (a redirect names where it
+ends), SM012 when it answers 200 but may not be indexed. A URL the crawl did not examine is neither
+(robots.txt aside, which is SM012). A file is read only up to the protocol's limits (SM003).
 
 SM010 and SM011 compare an entry with the previous crawl of the site (``ctx.previous``, read from the
 crawl state before the audit); without a previous crawl they find nothing.
@@ -23,6 +24,7 @@ from ..facts import Page, SitemapEntry, SitemapFile
 from ..sitemap_parse import MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS, NOT_A_SITEMAP, SITEMAP_NS, parse_w3c_datetime
 from ..urls import normalised_origin, origin
 from .context import AuditContext
+from .markup import name_list
 from .registry import Hit, check
 from .targets import _ERRORS, answers, redirect_story
 
@@ -681,27 +683,47 @@ def sitemap_url_not_indexable(ctx: AuditContext) -> Iterator[Hit]:
     "url-in-multiple-sitemaps",
     "notice",
     why="""
-A URL listed in several sitemap files gets whichever `<lastmod>` and hreflang alternates the search
-engine read last, and the files drift apart as they are maintained; it usually means overlapping
-generators or sections.
+A URL listed more than once, in several sitemap files or twice in one, gets whichever `<lastmod>` and
+hreflang alternates the search engine read last, and the listings drift apart as they are maintained;
+it usually means overlapping generators or sections, or a generator that writes a page once per
+category. One row per entry: every listing of such a URL, the first included, is reported in the
+sitemap that holds it, and its message names the other listings (their lines in the same file, the
+other files).
 """,
     example="""
 `https://example.com/de/` is listed in both `https://example.com/sitemap-pages.xml` and
-`https://example.com/sitemap-de.xml`.
+`https://example.com/sitemap-de.xml`, or twice in `https://example.com/sitemap.xml` (lines 12 and 480).
 """,
     fix="""
-List each URL in one sitemap file only.
+List each URL once, in one sitemap file only.
 """,
 )
 def url_in_multiple_sitemaps(ctx: AuditContext) -> Iterator[Hit]:
-    listed = _listed(ctx)
-    files: dict[str, list[str]] = defaultdict(list)
-    for sitemap, url in listed:
-        files[url].append(sitemap)
-    for (sitemap, url), entry in listed.items():
-        others = [other for other in files[url] if other != sitemap]
-        if others:
-            named = ", ".join(others)
-            yield _entry_hit(
-                entry, f"{_lists(entry)}, which is also listed in {named}: list each URL in one sitemap only."
-            )
+    for entries in ctx.entries_by_url.values():
+        if len(entries) < 2:
+            continue
+        by_file: dict[str, list[SitemapEntry]] = defaultdict(list)
+        for entry in entries:
+            by_file[entry.sitemap].append(entry)
+        files = sorted(by_file)
+        for own, sitemap in enumerate(files):
+            listings = by_file[sitemap]
+            said = []
+            if len(listings) > 1:
+                lines = sorted(entry.line for entry in listings if entry.line)
+                named = name_list(map(str, lines), quoted=False)
+                at = f" (lines {named})" if len(lines) == len(listings) else ""  # hand-made facts lack lines
+                said.append(f"it lists {'twice' if len(listings) == 2 else f'{len(listings)} times'}{at}")
+            if len(files) > 1:
+                said.append(f"is also listed in {_all_but(files, own)}")
+            why = f"which {' and which '.join(said)}: list each URL once, in one sitemap only"
+            for entry in listings:
+                yield _entry_hit(entry, f"{_lists(entry)}, {why}.")
+
+
+def _all_but(names: list[str], own: int, cap: int = 5) -> str:
+    """``names`` without the one at ``own``, as name_list writes them; costs O(cap) however many there
+    are, since every sitemap of a site may list its home page."""
+    shown = [name for i, name in enumerate(names[: cap + 1]) if i != own][:cap]
+    rest = len(names) - 1 - len(shown)
+    return f"{', '.join(shown)} and {rest} more" if rest else name_list(shown, quoted=False)

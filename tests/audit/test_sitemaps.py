@@ -520,8 +520,42 @@ def test_sm013_one_row_per_listing() -> None:
     assert f"also listed in {pages_sm}" in found[0].message
 
 
-def test_sm013_near_miss_listed_twice_in_one_file() -> None:
-    assert hits([sitemap_file(SM), entry(SM, DE, line=2), entry(SM, DE, line=7)], "SM013") == []
+def test_sm013_listed_twice_in_one_file_one_row_per_entry() -> None:
+    facts = [sitemap_file(SM), entry(SM, DE, line=12), entry(SM, DE, line=480), entry(SM, FR, line=3)]
+    found = hits(facts, "SM013")
+    assert [fields(f) for f in found] == [("SM013", SM, DE, "", "sitemap")] * 2
+    assert [f.message for f in found] == [
+        f"The sitemap lists {DE} (line {line}), which it lists twice (lines 12 and 480): list each URL once, "
+        "in one sitemap only."
+        for line in (12, 480)
+    ]
+
+
+def test_sm013_twice_in_one_file_and_once_in_another() -> None:
+    de_sm = f"{HOST}/sitemap-de.xml"
+    facts = [
+        sitemap_file(SM), sitemap_file(de_sm), entry(SM, DE, line=2), entry(SM, DE, line=9), entry(de_sm, DE, line=4)
+    ]
+    assert [(f.url, f.message) for f in hits(facts, "SM013")] == [
+        (de_sm, f"The sitemap lists {DE} (line 4), which is also listed in {SM}: list each URL once, in one "
+                "sitemap only."),
+        *((SM, f"The sitemap lists {DE} (line {line}), which it lists twice (lines 2 and 9) and which is also "
+               f"listed in {de_sm}: list each URL once, in one sitemap only.") for line in (2, 9)),
+    ]
+
+
+def test_sm013_names_at_most_five_other_files() -> None:
+    files = [f"{HOST}/sitemap-{i}.xml" for i in range(8)]
+    found = hits([*map(sitemap_file, files), *(entry(f, DE, line=2) for f in files)], "SM013")
+    assert len(found) == 8
+    first, last = found[0], found[7]
+    assert first.url == files[0] and f"also listed in {', '.join(files[1:6])} and 2 more:" in first.message
+    assert last.url == files[7] and f"also listed in {', '.join(files[:5])} and 2 more:" in last.message
+
+
+def test_sm013_near_miss_one_entry_read_twice() -> None:
+    # The same entry from two exports of one crawl (hreflang-report) is one entry: (sitemap, loc, line).
+    assert hits([sitemap_file(SM), entry(SM, DE, line=2), entry(SM, DE, line=2)], "SM013") == []
 
 
 # --- a clean site ---------------------------------------------------------------------------------
