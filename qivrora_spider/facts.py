@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Iterator
 
-from .urls import InvalidURL, normalize_url
+from .extract.urls import InvalidURL, normalize_url
 
 #: Where an annotation was read.
 SOURCES = ("html", "header", "sitemap")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 from scrapy import signals
 
 from .facts import Page, SitemapEntry, TargetStatus
-from .jobdir import kept
+from .state.jobdir import kept
 from .signals import crawl_settling
 
 if TYPE_CHECKING:

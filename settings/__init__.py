@@ -46,35 +46,35 @@ ROBOTSTXT_OBEY = False
 DOWNLOADER_MIDDLEWARES = {
     # First of all: a request to an internal address (127/8, 10/8, 169.254.169.254, ::1, ... or a host
     # name resolving to one) is not sent unless its host is a start host (QIVRORA_ALLOW_PRIVATE).
-    "qivrora_spider.private_guard.PrivateAddressGuard": 50,
-    "qivrora_spider.robots.RobotsMiddleware": 100,
+    "qivrora_spider.downloadermiddlewares.private_guard.PrivateAddressGuard": 50,
+    "qivrora_spider.downloadermiddlewares.robots.RobotsMiddleware": 100,
     # Only with -a site=FOLDER -a base=URL: the folder answers instead of the network.
-    "qivrora_spider.offline.StaticSiteMiddleware": 950,
+    "qivrora_spider.downloadermiddlewares.offline.StaticSiteMiddleware": 950,
 }
 ITEM_PIPELINES = {
     "qivrora_spider.pipelines.StatusPipeline": 100,
 }
 EXTENSIONS = {
-    "qivrora_spider.extensions.AuditExtension": 500,
-    "qivrora_spider.progress.ProgressLog": 510,
+    "qivrora_spider.extensions.audit.AuditExtension": 500,
+    "qivrora_spider.extensions.progress.ProgressLog": 510,
 }
 
 # Feeds: -O findings.csv / findings.jsonl carry the findings table only; `-o facts.jsonl:facts`
 # exports the facts the audit was computed from (read back by `scrapy hreflang-report`).
 FEED_EXPORTERS = {
-    "csv": "qivrora_spider.exporters.FindingsCsvExporter",
-    "jsonlines": "qivrora_spider.exporters.FindingsJsonLinesExporter",
-    "jsonl": "qivrora_spider.exporters.FindingsJsonLinesExporter",
-    "jl": "qivrora_spider.exporters.FindingsJsonLinesExporter",
-    "json": "qivrora_spider.exporters.FindingsJsonExporter",
-    "facts": "qivrora_spider.exporters.FactsExporter",
+    "csv": "qivrora_spider.feeds.exporters.FindingsCsvExporter",
+    "jsonlines": "qivrora_spider.feeds.exporters.FindingsJsonLinesExporter",
+    "jsonl": "qivrora_spider.feeds.exporters.FindingsJsonLinesExporter",
+    "jl": "qivrora_spider.feeds.exporters.FindingsJsonLinesExporter",
+    "json": "qivrora_spider.feeds.exporters.FindingsJsonExporter",
+    "facts": "qivrora_spider.feeds.exporters.FactsExporter",
 }
 FEED_EXPORT_ENCODING = "utf-8"
 #: Local feeds are written to a temporary file renamed over the target when complete: a killed crawl
 #: leaves the previous file (or none), never half of one.
 FEED_STORAGES = {
-    "": "qivrora_spider.feed_storage.AtomicFileFeedStorage",
-    "file": "qivrora_spider.feed_storage.AtomicFileFeedStorage",
+    "": "qivrora_spider.feeds.storage.AtomicFileFeedStorage",
+    "file": "qivrora_spider.feeds.storage.AtomicFileFeedStorage",
 }
 
 # Qivrora's own settings.

@@ -15,7 +15,7 @@ from twisted.internet.defer import Deferred
 
 from qivrora_spider.facts import FACT_TYPES
 from qivrora_spider.findings import Finding
-from qivrora_spider.site_server import SiteServer
+from qivrora_spider.demo.site_server import SiteServer
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
 ROOT = Path(__file__).resolve().parents[1]

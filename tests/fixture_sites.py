@@ -5,7 +5,7 @@ from __future__ import annotations
 import gzip
 
 from qivrora_spider.demo.site import PDF, sitemap_index, url_entry, urlset
-from qivrora_spider.site_server import Route, SiteServer, alternate, html_page
+from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 
 __all__ = ["PDF", "multilingual_site", "sitemap_index", "url_entry", "urlset"]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import pytest_twisted
 
-from qivrora_spider.arguments import ArgumentError
+from qivrora_spider.spiders.arguments import ArgumentError
 from qivrora_spider.facts import CrawlInfo, Page, RobotsTxt, SitemapEntry, SitemapFile, TargetStatus
-from qivrora_spider.site_server import Route, alternate, html_page
+from qivrora_spider.demo.site_server import Route, alternate, html_page
 from qivrora_spider.spiders.hreflang import keeps_fingerprints
 
 from .conftest import crawl, project_settings
@@ -232,7 +232,7 @@ async def test_unreachable_alternate_is_recorded_with_its_error(site):
     ],
 )
 def test_bad_arguments_are_one_line_errors(arguments, message):
-    from qivrora_spider.arguments import parse_arguments
+    from qivrora_spider.spiders.arguments import parse_arguments
 
     with pytest.raises(ArgumentError) as error:
         parse_arguments(arguments)
@@ -245,9 +245,9 @@ async def test_progress_is_logged_while_the_crawl_runs(site, caplog):
     a = site.url
     site.routes["/"] = Route(html_page(alternate("en", a("/")), alternate("de", a("/de/"))))
     site.routes["/de/"] = Route(html_page(alternate("XX", a("/")), lang="de"), delay=1.0)
-    with caplog.at_level("INFO", logger="qivrora_spider.progress"):
+    with caplog.at_level("INFO", logger="qivrora_spider.extensions.progress"):
         await crawl({"QIVRORA_PROGRESS_INTERVAL": 0.3}, start=a("/"))
-    lines = [r.getMessage() for r in caplog.records if r.name == "qivrora_spider.progress"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "qivrora_spider.extensions.progress"]
     assert lines and lines[0].startswith("Progress: 1 pages, 0 alternates and other URLs checked, 0 queued, 2 annotations")
 
 

@@ -30,7 +30,7 @@ from qivrora_spider.distributed.shared import (
     AUDIT, DONE, LEFT, SETTLE, WAIT, SharedCrawl, crawl_key, facts_from_redis,
 )
 from qivrora_spider.facts import CrawlInfo
-from qivrora_spider.site_server import Route, SiteServer, html_page
+from qivrora_spider.demo.site_server import Route, SiteServer, html_page
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
 from .conftest import ROOT

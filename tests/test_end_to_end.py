@@ -30,7 +30,7 @@ from qivrora_spider.demo.site import (
 )
 from qivrora_spider.facts import Page, SitemapEntry
 from qivrora_spider.findings import FINDING_FIELDS, Finding
-from qivrora_spider.site_server import SiteServer
+from qivrora_spider.demo.site_server import SiteServer
 
 from .conftest import ROOT, CrawlResult, crawl
 

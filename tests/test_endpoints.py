@@ -12,7 +12,7 @@ import pytest
 import pytest_twisted
 from scrapy import signals
 
-from qivrora_spider.site_server import Route, SiteServer, html_page
+from qivrora_spider.demo.site_server import Route, SiteServer, html_page
 
 from .conftest import crawl
 

@@ -19,9 +19,9 @@ import pytest
 import pytest_twisted
 
 from qivrora_spider.facts import CrawlInfo, Page, RobotsTxt, SitemapFile
-from qivrora_spider.page_text import MAX_PAGE_BYTES
-from qivrora_spider.sitemap_parse import MAX_SITEMAP_BYTES
-from qivrora_spider.site_server import Route, SiteServer, alternate, html_page
+from qivrora_spider.spiders.page_text import MAX_PAGE_BYTES
+from qivrora_spider.extract.sitemap_parse import MAX_SITEMAP_BYTES
+from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 
 from .conftest import CrawlResult, crawl
 from .fixture_sites import sitemap_index, url_entry, urlset

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qivrora_spider.hreflang_values import (
+from qivrora_spider.extract.hreflang_values import (
     ValueProblem,
     canonical_hreflang,
     check_hreflang,

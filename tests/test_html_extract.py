@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qivrora_spider import html_extract
-from qivrora_spider.html_extract import HtmlCanonical, extract_html
+from qivrora_spider.extract import html_extract
+from qivrora_spider.extract.html_extract import HtmlCanonical, extract_html
 
 LINK_DE = '<link rel="alternate" hreflang="de" href="https://example.com/de/">'
 LINK_EN = '<link rel="alternate" hreflang="en" href="https://example.com/en/">'

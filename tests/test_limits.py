@@ -14,9 +14,9 @@ import pytest_twisted
 
 import settings as shipped
 from qivrora_spider.facts import RobotsTxt, SitemapFile, TargetStatus
-from qivrora_spider.hreflang_values import check_hreflang
-from qivrora_spider.jobdir import FactLog
-from qivrora_spider.site_server import Route, SiteServer, alternate, html_page
+from qivrora_spider.extract.hreflang_values import check_hreflang
+from qivrora_spider.state.jobdir import FactLog
+from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 
 from .conftest import FAST, CrawlResult, crawl
 from .fixture_sites import url_entry, urlset

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qivrora_spider.linkheader import LinkValue, parse_link_headers
+from qivrora_spider.extract.linkheader import LinkValue, parse_link_headers
 
 
 def parsed(*values: str) -> list[tuple[str, tuple[str, ...], dict[str, str]]]:

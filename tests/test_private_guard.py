@@ -17,15 +17,15 @@ from types import SimpleNamespace
 import pytest
 import pytest_twisted
 
-from qivrora_spider.addresses import internal_reason, ip_literal
+from qivrora_spider.downloadermiddlewares.addresses import internal_reason, ip_literal
 from qivrora_spider.facts import Page, SitemapFile, TargetStatus
 from scrapy.settings import Settings
 from twisted.internet import defer
 from twisted.internet.error import DNSLookupError
 
-from qivrora_spider import private_guard
-from qivrora_spider.private_guard import PrivateAddressGuard, start_hosts
-from qivrora_spider.site_server import Route, alternate, html_page
+from qivrora_spider.downloadermiddlewares import private_guard
+from qivrora_spider.downloadermiddlewares.private_guard import PrivateAddressGuard, start_hosts
+from qivrora_spider.demo.site_server import Route, alternate, html_page
 
 from .conftest import crawl
 from .fixture_sites import sitemap_index, url_entry, urlset
@@ -213,7 +213,7 @@ def _target_statuses(result) -> dict[str, str | None]:
 @pytest_twisted.ensureDeferred
 async def test_no_internal_address_is_fetched_and_findings_say_why(site, trap, trap3, caplog):  # noqa: F811
     internal = hostile_site(site, trap, trap3)
-    with caplog.at_level(logging.WARNING, logger="qivrora_spider.private_guard"):
+    with caplog.at_level(logging.WARNING, logger="qivrora_spider.downloadermiddlewares.private_guard"):
         result = await crawl(start=site.url("/en/"))
 
     assert trap.requests() == {} and trap3.requests() == {}, "nothing reached the internal servers"
@@ -241,7 +241,7 @@ async def test_no_internal_address_is_fetched_and_findings_say_why(site, trap, t
     assert "points at an internal address" in sm004[internal["robots-sitemap"]]
     assert not [f for f in result.findings if f.check in ("HL402", "HL403", "HL404") and f.target in internal.values()]
 
-    warnings = [r.getMessage() for r in caplog.records if r.name == "qivrora_spider.private_guard"]
+    warnings = [r.getMessage() for r in caplog.records if r.name == "qivrora_spider.downloadermiddlewares.private_guard"]
     assert any("127.0.0.2 is a loopback address" in w for w in warnings)
     assert any("localhost resolves to 127.0.0.1, a loopback address" in w for w in warnings)
     assert any("2130706433 resolves to 127.0.0.1" in w for w in warnings)

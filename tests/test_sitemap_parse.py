@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qivrora_spider.sitemap_parse import (
+from qivrora_spider.extract.sitemap_parse import (
     MAX_ERRORS,
     MAX_SITEMAP_BYTES,
     MAX_SITEMAP_URLS,

@@ -9,9 +9,9 @@ import textwrap
 
 import pytest
 
-from qivrora_spider.changes import cluster_changes, compare
+from qivrora_spider.state.changes import cluster_changes, compare
 from qivrora_spider.findings import Finding
-from qivrora_spider.state import KEEP_RUNS, CrawlRecord, Observation, StateError, StateStore, history_key
+from qivrora_spider.state.store import KEEP_RUNS, CrawlRecord, Observation, StateError, StateStore, history_key
 
 from .conftest import ROOT
 
@@ -125,7 +125,7 @@ WRITER = textwrap.dedent(
     """
     import sys
     from qivrora_spider.findings import Finding
-    from qivrora_spider.state import CrawlRecord, Observation, StateStore
+    from qivrora_spider.state.store import CrawlRecord, Observation, StateStore
 
     path, name, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
     store = StateStore(path)

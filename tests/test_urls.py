@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from w3lib.url import safe_url_string
 
-from qivrora_spider.urls import (
+from qivrora_spider.extract.urls import (
     HrefKind,
     InvalidURL,
     _normalize,

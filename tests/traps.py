@@ -11,7 +11,7 @@ from typing import Iterator
 
 import pytest
 
-from qivrora_spider.site_server import Route, SiteServer, html_page
+from qivrora_spider.demo.site_server import Route, SiteServer, html_page
 
 SECRET = "internal-secret-7f3a"
 

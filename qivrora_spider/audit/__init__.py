@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Iterable, Mapping
 
-from ..fact_store import FactStore
+from .fact_store import FactStore
 from ..findings import Finding
 from . import canonical, graph, language, markup, pages, sitemaps, sources, targets, values  # noqa: F401
 from .cluster_graph import cluster_graphs

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..facts import Canonical
-from ..hreflang_values import canonical_hreflang
+from ..extract.hreflang_values import canonical_hreflang
 from .context import SOURCE_NAMES, AuditContext, is_usable, per_audit, places
 from .registry import Hit, check
 

@@ -23,7 +23,7 @@ from typing import Iterator
 
 import networkx as nx
 
-from ..urls import variant_key
+from ..extract.urls import variant_key
 from .context import AuditContext
 from .hreflang_graph import Declared
 from .markup import is_lister, may_stand

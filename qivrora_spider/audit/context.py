@@ -11,14 +11,17 @@ import hashlib
 from collections import defaultdict
 from datetime import datetime, timezone
 from functools import cached_property, wraps
-from typing import Any, Callable, Container, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, TypeVar
 
-from ..fact_store import FactStore
+from .fact_store import FactStore
 from ..facts import Annotation, Page, SitemapEntry, TargetStatus
-from ..hreflang_values import canonical_hreflang
-from ..state import CrawlRecord
-from ..urls import HrefKind, classify_href
+from ..extract.hreflang_values import canonical_hreflang
+from ..extract.urls import HrefKind, classify_href
 from .hreflang_graph import Declared, HreflangGraph
+
+if TYPE_CHECKING:
+    # The previous crawl is an input of the audit, read from the state by the crawl, never here.
+    from ..state.store import CrawlRecord
 
 #: Longest redirect chain followed when explaining where an alternate ends up.
 MAX_CHAIN = 20

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Iterable
 
-from .facts import CrawlInfo, Page, RobotsTxt, SitemapEntry, SitemapFile, TargetStatus, response_only
+from ..facts import CrawlInfo, Page, RobotsTxt, SitemapEntry, SitemapFile, TargetStatus, response_only
 
 
 class FactStore:

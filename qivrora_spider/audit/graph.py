@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterator
 
-from ..hreflang_values import canonical_hreflang, primary_language
-from ..urls import InvalidURL, normalised_origin, variant_key
+from ..extract.hreflang_values import canonical_hreflang, primary_language
+from ..extract.urls import InvalidURL, normalised_origin, variant_key
 from .cluster_graph import ClusterGraph
 from .context import AuditContext, per_audit
 from .markup import X_DEFAULT, code, may_stand, name_list, suggested_element

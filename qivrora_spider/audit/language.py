@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..facts import Annotation, Page
-from ..hreflang_values import canonical_hreflang, parse_language_tag, primary_language
-from ..urls import variant_key
+from ..extract.hreflang_values import canonical_hreflang, parse_language_tag, primary_language
+from ..extract.urls import variant_key
 from .context import SOURCE_ORDER, AuditContext, where_read
 from .registry import Hit, check
 

@@ -17,8 +17,8 @@ from itertools import chain
 from typing import Iterable, Iterator
 
 from ..facts import Annotation, IgnoredAnnotation, Page
-from ..hreflang_values import canonical_hreflang, check_hreflang
-from ..urls import HrefKind, InvalidURL, classify_href, href_problem, normalize_url
+from ..extract.hreflang_values import canonical_hreflang, check_hreflang
+from ..extract.urls import HrefKind, InvalidURL, classify_href, href_problem, normalize_url
 from .context import AuditContext, per_audit
 from .registry import Hit, check
 

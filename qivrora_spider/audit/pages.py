@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Iterator
 
 from ..facts import Annotation
-from ..hreflang_values import canonical_hreflang, primary_language
+from ..extract.hreflang_values import canonical_hreflang, primary_language
 from .cluster_graph import ClusterGraph, self_variants
 from .context import AuditContext, per_audit
 from .markup import (

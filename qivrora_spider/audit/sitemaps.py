@@ -21,8 +21,8 @@ from typing import Iterator
 from urllib.parse import urlsplit
 
 from ..facts import Page, SitemapEntry, SitemapFile
-from ..sitemap_parse import MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS, NOT_A_SITEMAP, SITEMAP_NS, parse_w3c_datetime
-from ..urls import normalised_origin, origin
+from ..extract.sitemap_parse import MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS, NOT_A_SITEMAP, SITEMAP_NS, parse_w3c_datetime
+from ..extract.urls import normalised_origin, origin
 from .context import AuditContext
 from .markup import name_list
 from .registry import Hit, check

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..facts import Annotation
-from ..hreflang_values import canonical_hreflang
+from ..extract.hreflang_values import canonical_hreflang
 from .context import SOURCE_ORDER, AuditContext, is_usable, places
 from .registry import Hit, check
 

@@ -18,7 +18,7 @@ from http import HTTPStatus
 from typing import Callable, Iterator
 
 from ..facts import Annotation, Page
-from ..urls import origin
+from ..extract.urls import origin
 from .context import MAX_CHAIN, AuditContext, per_audit, places
 from .pages import variant_self_references
 from .registry import Hit, check

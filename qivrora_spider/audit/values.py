@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterator
 
-from ..hreflang_values import check_hreflang
+from ..extract.hreflang_values import check_hreflang
 from .context import AuditContext, per_audit
 from .markup import code, resolve, source_groups
 from .registry import Hit, check

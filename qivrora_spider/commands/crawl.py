@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawl
 
-from ..arguments import parse_arguments
-from ..extensions import audit_settings
+from ..spiders.arguments import parse_arguments
+from ..extensions.audit import audit_settings
 from ..findings import SEVERITY_RANK, at_or_above
-from ..history import CrawlHistory
+from ..state.history import CrawlHistory
 
 if TYPE_CHECKING:
     import argparse

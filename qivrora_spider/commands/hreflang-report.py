@@ -19,9 +19,9 @@ from scrapy.utils.conf import feed_process_params_from_cli
 from scrapy.utils.misc import load_object
 
 from ..audit import AuditContext, audit
-from ..exporters import write_items
-from ..extensions import audit_settings, summary
-from ..fact_store import FactStore
+from ..feeds.exporters import write_items
+from ..extensions.audit import audit_settings, summary
+from ..audit.fact_store import FactStore
 from ..facts import read_facts
 from ..findings import at_or_above
 from ..report import write_outputs

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Mapping
 
 from ..findings import SEVERITY_RANK
-from ..site_server import SiteServer
+from .site_server import SiteServer
 from .site import ANSWER_KEY, MAIN, SECOND, build_demo_site
 
 #: `scrapy crawl` finds the project (scrapy.cfg, the settings package) in the folder it runs in.

@@ -24,7 +24,7 @@ from html import escape
 from itertools import count
 from typing import Iterable, Iterator, Mapping
 
-from ..site_server import Route, SiteServer, alternate
+from .site_server import Route, SiteServer, alternate
 
 MAIN, SECOND = "main", "second"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..extensions import AuditExtension
+from ..extensions.audit import AuditExtension
 from ..pipelines import StatusPipeline
-from ..robots import RobotsMiddleware
+from ..downloadermiddlewares.robots import RobotsMiddleware
 from .extensions import SharedAuditExtension
 from .pipelines import SharedStatusPipeline
 from .robots import SharedRobotsMiddleware

@@ -13,7 +13,7 @@ import pickle
 from protego import Protego
 from scrapy.utils.asyncio import sleep
 
-from ..robots import RobotsMiddleware
+from ..downloadermiddlewares.robots import RobotsMiddleware
 from .shared import SharedCrawl
 
 #: Seconds between two looks for rules another worker is fetching.

@@ -35,7 +35,7 @@ from redis.exceptions import RedisError
 from scrapy_redis.connection import get_redis_from_settings
 
 from ..facts import CrawlInfo, fact_to_dict, read_facts
-from ..state import history_key
+from ..state.store import history_key
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

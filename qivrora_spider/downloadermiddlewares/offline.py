@@ -14,7 +14,7 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response
 from scrapy.responsetypes import responsetypes
 
-from .facts import TargetStatus
+from ..facts import TargetStatus
 from .fetch_errors import RefusalRecorded
 from .static_site import StaticSite
 

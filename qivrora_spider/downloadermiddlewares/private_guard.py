@@ -41,9 +41,9 @@ from twisted.internet.error import DNSLookupError
 from twisted.internet.threads import deferToThread
 
 from .addresses import internal_reason, ip_literal
-from .facts import SitemapFile, TargetStatus
+from ..facts import SitemapFile, TargetStatus
 from .fetch_errors import RefusalRecorded
-from .sitemap_parse import SitemapReader
+from ..extract.sitemap_parse import SitemapReader
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

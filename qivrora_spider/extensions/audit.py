@@ -18,20 +18,20 @@ from scrapy import Request, Spider, signals
 from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.job import job_dir
 
-from .audit import AuditContext, audit, resolve_settings
-from .fact_store import FactStore
-from .facts import FACT_TYPES
-from .findings import SEVERITY_RANK, Finding
-from .history import CrawlHistory
-from .jobdir import FactLog
-from .report import write_outputs
-from .signals import audit_items, crawl_settling
+from ..audit import AuditContext, audit, resolve_settings
+from ..audit.fact_store import FactStore
+from ..facts import FACT_TYPES
+from ..findings import SEVERITY_RANK, Finding
+from ..state.history import CrawlHistory
+from ..state.jobdir import FactLog
+from ..report import write_outputs
+from ..signals import audit_items, crawl_settling
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from typing_extensions import Self
 
-    from .changes import Changes
+    from ..state.changes import Changes
 
 logger = logging.getLogger(__name__)
 

@@ -13,9 +13,9 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from twisted.internet import task
 
-from .audit.context import is_usable
-from .facts import Page, SitemapEntry, TargetStatus
-from .hreflang_values import check_hreflang
+from ..audit.context import is_usable
+from ..facts import Page, SitemapEntry, TargetStatus
+from ..extract.hreflang_values import check_hreflang
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from typing import Callable, Iterable
 
-from .facts import PAGE_STATUS, Annotation, Canonical, IgnoredAnnotation, Page
+from ..facts import PAGE_STATUS, Annotation, Canonical, IgnoredAnnotation, Page
 from .html_extract import extract_html
 from .linkheader import parse_link_headers
 from .urls import InvalidURL, normalize_url

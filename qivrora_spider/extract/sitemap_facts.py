@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Iterator
 
-from .facts import Annotation, IgnoredAnnotation, SitemapEntry, SitemapFile
+from ..facts import Annotation, IgnoredAnnotation, SitemapEntry, SitemapFile
 from .page_facts import resolve, written
 from .sitemap_parse import ParsedAlternate, ParsedUrl, SitemapReader
 

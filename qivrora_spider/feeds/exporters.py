@@ -13,8 +13,8 @@ from typing import Any, Callable, Iterable
 
 from scrapy.exporters import BaseItemExporter, CsvItemExporter, JsonItemExporter, JsonLinesItemExporter
 
-from .facts import FACT_TYPES, fact_to_dict
-from .findings import FINDING_FIELDS, Finding
+from ..facts import FACT_TYPES, fact_to_dict
+from ..findings import FINDING_FIELDS, Finding
 
 #: A spreadsheet evaluates a cell that starts with one of these as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

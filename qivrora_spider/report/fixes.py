@@ -26,7 +26,7 @@ from ..audit import AuditContext
 from ..audit.context import MAX_CHAIN, cluster_id
 from ..audit.hreflang_graph import HreflangGraph
 from ..audit.targets import answers
-from ..hreflang_values import canonical_hreflang, check_hreflang
+from ..extract.hreflang_values import canonical_hreflang, check_hreflang
 from .files import write_atomically
 from .jinja import ENV
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from urllib.parse import unquote
 from typing import Mapping
 
-from .sitemap_parse import sniff_sitemap
-from .urls import InvalidURL, netloc, normalize_url
+from ..extract.sitemap_parse import sniff_sitemap
+from ..extract.urls import InvalidURL, netloc, normalize_url
 
 
 class ArgumentError(ValueError):

@@ -19,19 +19,19 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.misc import load_object
 from twisted.python.failure import Failure
 
-from ..arguments import CrawlArguments, Scope, parse_arguments
-from ..exporters import exports_facts
+from .arguments import CrawlArguments, Scope, parse_arguments
+from ..feeds.exporters import exports_facts
 from ..facts import Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
-from ..fetch_errors import RefusalRecorded, describe_failure
-from ..history import setting_path
-from ..jobdir import kept
-from ..page_facts import build_page, followable, resolve
-from ..page_text import page_text
-from ..http_limits import allow_long_header_lines
+from ..downloadermiddlewares.fetch_errors import RefusalRecorded, describe_failure
+from ..state.history import setting_path
+from ..state.jobdir import kept
+from ..extract.page_facts import build_page, followable, resolve
+from .page_text import page_text
+from ..downloadermiddlewares.http_limits import allow_long_header_lines
 from ..signals import audit_items, robots_recorded
-from ..sitemap_facts import read_sitemap
-from ..sitemap_parse import sniff_sitemap
-from ..urls import origin
+from ..extract.sitemap_facts import read_sitemap
+from ..extract.sitemap_parse import sniff_sitemap
+from ..extract.urls import origin
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

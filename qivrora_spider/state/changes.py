@@ -13,13 +13,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .findings import CHANGES, Finding
-from .sitemap_parse import parse_w3c_datetime
-from .state import CrawlRecord, Membership, Observation
+from ..findings import CHANGES, Finding
+from ..extract.sitemap_parse import parse_w3c_datetime
+from .store import CrawlRecord, Membership, Observation
 
 if TYPE_CHECKING:
-    from .audit.context import AuditContext
-    from .facts import CrawlInfo
+    from ..audit.context import AuditContext
+    from ..facts import CrawlInfo
 
 #: How many resolved findings and changed clusters the log lists (the files list all of them).
 LOG_LINES = 20

@@ -17,13 +17,13 @@ from scrapy.exporters import JsonLinesItemExporter
 from scrapy.utils.misc import load_object
 
 from .changes import Changes, compare, membership, record_of
-from .exporters import write_items
-from .state import CrawlRecord, StateError, StateStore, history_key
+from ..feeds.exporters import write_items
+from .store import CrawlRecord, StateError, StateStore, history_key
 
 if TYPE_CHECKING:
-    from .audit.context import AuditContext
-    from .facts import CrawlInfo
-    from .findings import Finding
+    from ..audit.context import AuditContext
+    from ..facts import CrawlInfo
+    from ..findings import Finding
 
 logger = logging.getLogger(__name__)
 

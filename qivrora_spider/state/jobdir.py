@@ -14,7 +14,7 @@ import os
 from pathlib import Path
 from typing import IO, Any, Iterator, TypeVar
 
-from .facts import fact_to_dict, read_facts
+from ..facts import fact_to_dict, read_facts
 
 T = TypeVar("T")
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
 
-from .findings import Finding
+from ..findings import Finding
 
 #: Bumped when the tables change; a file of another version is refused, not misread.
 SCHEMA_VERSION = 1

@@ -17,7 +17,7 @@ from qivrora_spider.facts import (
     TargetStatus,
 )
 from qivrora_spider.findings import Finding
-from qivrora_spider.urls import normalize_url
+from qivrora_spider.extract.urls import normalize_url
 
 __all__ = [
     "Annotation", "Canonical", "CrawlInfo", "IgnoredAnnotation", "Page", "RobotsTxt", "SitemapEntry",

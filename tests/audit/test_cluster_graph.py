@@ -9,7 +9,7 @@ import networkx as nx
 
 from qivrora_spider.audit import AuditContext
 from qivrora_spider.audit.cluster_graph import cluster_graphs
-from qivrora_spider.fact_store import FactStore
+from qivrora_spider.audit.fact_store import FactStore
 
 from .builders import CrawlInfo, ann, cluster, page
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qivrora_spider.audit import AuditContext, markup
-from qivrora_spider.fact_store import FactStore
+from qivrora_spider.audit.fact_store import FactStore
 
 from .builders import CrawlInfo, ann, entry, page, run
 

@@ -7,8 +7,8 @@ import gzip
 import pytest
 
 from qivrora_spider.audit import CHECKS
-from qivrora_spider.sitemap_facts import read_sitemap
-from qivrora_spider.sitemap_parse import NOT_A_SITEMAP, SITEMAP_NS
+from qivrora_spider.extract.sitemap_facts import read_sitemap
+from qivrora_spider.extract.sitemap_parse import NOT_A_SITEMAP, SITEMAP_NS
 from tests.audit.builders import (
     CRAWL_STARTED,
     Page,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qivrora_spider.hreflang_values import check_hreflang
+from qivrora_spider.extract.hreflang_values import check_hreflang
 
 from .builders import IgnoredAnnotation, ann, cluster, entry, hits, page, run
 

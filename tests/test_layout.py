@@ -1,0 +1,131 @@
+"""The package's folders follow the data flow, and imports only run down it.
+
+extract (bytes -> facts) and audit (facts -> findings) are pure Python: they import neither Scrapy nor
+Twisted, so they are tested without a reactor and reused by ``hreflang-report``. The Scrapy
+components are thin adapters above them, and no module imports from a layer above its own.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from qivrora_spider.deprecated_paths import MOVED, QivroraDeprecationWarning
+
+from .conftest import ROOT
+
+PACKAGE = ROOT / "qivrora_spider"
+
+#: Lowest first. A module may import from its own layer and the layers below it.
+LAYERS = [
+    {"facts", "findings", "extract", "deprecated_paths"},  # the items, and the pure readers that build them
+    {"audit"},  # facts -> findings, pure
+    {"report", "catalogue"},  # findings -> what people read, pure
+    {"feeds"},  # findings and facts -> files (Scrapy's exporters and storages)
+    {"state"},  # across crawls: the state file, what changed, JOBDIR
+    {"signals", "downloadermiddlewares"},  # what may be fetched, and how a fetch went
+    {"spiders", "pipelines", "extensions"},  # the crawl
+    {"distributed", "commands"},  # the crawl shared over Redis; the command line
+    {"demo"},  # the demo shop and the test server; nothing in the package uses them
+]
+LAYER_OF = {part: number for number, parts in enumerate(LAYERS) for part in parts}
+
+BLOCKER = """
+import importlib.abc, sys
+class Block(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("scrapy", "twisted"):
+            raise ImportError(f"{name} is blocked: this package must stay pure")
+sys.meta_path.insert(0, Block())
+import importlib, pkgutil
+for package in ("qivrora_spider.extract", "qivrora_spider.audit"):
+    root = importlib.import_module(package)
+    for module in pkgutil.walk_packages(root.__path__, package + "."):
+        importlib.import_module(module.name)
+        print(module.name)
+"""
+
+
+def test_extract_and_audit_import_neither_scrapy_nor_twisted():
+    run = subprocess.run([sys.executable, "-c", BLOCKER], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    imported = set(run.stdout.split())
+    assert {"qivrora_spider.extract.html_extract", "qivrora_spider.audit.cluster_graph"} <= imported
+
+
+def _layer(path: Path) -> int:
+    top = path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+    if top == "__init__":
+        return 0  # imported before anything else of the package
+    assert top in LAYER_OF, f"{top} has no layer: add it to LAYERS"
+    return LAYER_OF[top]
+
+
+def _runtime_imports(path: Path) -> list[tuple[int, str]]:
+    """(line, module) of each import of the package that runs (not under ``if TYPE_CHECKING:``)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and isinstance(block.test, ast.Name) and block.test.id == "TYPE_CHECKING"
+        for node in ast.walk(block)
+    }
+    package = ".".join(path.relative_to(ROOT).parts[:-1])  # a module's package, or a package itself
+    found = []
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                module = ".".join([*base, node.module] if node.module else base)
+            else:
+                module = node.module or ""
+            names = [module] if node.module else [f"{module}.{alias.name}" for alias in node.names]
+            found += [(node.lineno, name) for name in names]
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+    return [(line, module) for line, module in found if module.startswith("qivrora_spider.")]
+
+
+def test_no_import_runs_from_a_lower_layer_up_to_a_higher_one():
+    upward = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        own = _layer(path)
+        for line, module in _runtime_imports(path):
+            target = PACKAGE.joinpath(*module.split(".")[1:2])
+            imported = _layer(target if target.is_dir() else target.with_suffix(".py"))
+            if imported > own:
+                upward.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert upward == []
+
+
+@pytest.mark.parametrize("old", sorted(MOVED))
+def test_an_old_module_path_still_imports_with_a_warning(old):
+    sys.modules.pop(old, None)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        module = __import__(old, fromlist=["*"])
+    assert module is sys.modules[MOVED[old]]
+    assert [str(w.message) for w in caught if w.category is QivroraDeprecationWarning] == [
+        f"{old} has moved to {MOVED[old]}; the old path goes in the next release"
+    ]
+
+
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("qivrora_spider.extensions.AuditExtension", "qivrora_spider.extensions.audit.AuditExtension"),
+        ("qivrora_spider.state.StateStore", "qivrora_spider.state.store.StateStore"),
+    ],
+)
+def test_a_class_of_a_module_that_became_a_package_still_loads_with_a_warning(old, new):
+    from scrapy.utils.misc import load_object
+
+    with pytest.warns(QivroraDeprecationWarning, match=f"{old} has moved to {new}"):
+        assert load_object(old) is load_object(new)
