@@ -1,4 +1,4 @@
-"""Import paths of modules that moved when the package was regrouped by kind (0.2), kept for one release.
+"""Import paths of 0.1's modules, which moved when the package was regrouped by kind; kept for one release.
 
 A user's settings or code may name an old path (``qivrora_spider.robots.RobotsMiddleware`` in
 ``DOWNLOADER_MIDDLEWARES``, ``from qivrora_spider.urls import normalize_url``). Each old name
@@ -17,7 +17,7 @@ import warnings
 from types import ModuleType
 from typing import Callable
 
-#: Old module path -> its place since 0.2.
+#: Old module path (0.1) -> its place now.
 MOVED = {
     f"qivrora_spider.{old}": f"qivrora_spider.{new}"
     for old, new in {

@@ -4,5 +4,5 @@ from __future__ import annotations
 
 from ..deprecated_paths import forward_names
 
-# ``qivrora_spider.extensions`` was the audit extension's module before 0.2.
+# ``qivrora_spider.extensions`` was the audit extension's module in 0.1.
 __getattr__ = forward_names(__name__, f"{__name__}.audit")
