@@ -31,7 +31,7 @@ from .pages import annotations_for, ignored_annotation_for, own_value, page_sour
 from .registry import Hit, check
 
 _LIMITS = {
-    "max_pages": "the crawl stopped at its page limit (`-a max_pages`) before reaching it",
+    "max_pages": "the crawl reached its request limit (`-a max_pages`) before examining it",
     "max_depth": "it lies beyond the crawl's depth limit (`-a max_depth`)",
     "excluded": "its host or path is excluded from the crawl",
     "private": (
@@ -394,7 +394,7 @@ def _not_examined_reason(ctx: AuditContext, url: str) -> str | None:
     "alternate-not-examined",
     "notice",
     why="""
-Unknown is not a pass: a target the crawl could not fetch (page or depth limit, excluded host) may
+Unknown is not a pass: a target the crawl could not fetch (request or depth limit, excluded host) may
 or may not link back, and Qivrora says so instead of staying silent. A target disallowed by
 robots.txt is reported by HL405, one that answered an error by HL4xx. Reported once per target, on
 the first page (sorted) that lists it.
