@@ -30,7 +30,7 @@ LAYERS = [
     {"state"},  # across crawls: the state file, what changed, JOBDIR
     {"signals", "downloadermiddlewares"},  # what may be fetched, and how a fetch went
     {"spiders", "pipelines", "extensions"},  # the crawl
-    {"distributed", "commands"},  # the crawl shared over Redis; the command line
+    {"distributed", "commands", "settings"},  # the crawl over Redis; the command line; settings naming it all
     {"demo"},  # the demo shop and the test server; nothing in the package uses them
 ]
 LAYER_OF = {part: number for number, parts in enumerate(LAYERS) for part in parts}

@@ -128,14 +128,15 @@ def test_the_egg_deployed_on_scrapyd_crawls_and_each_jobs_findings_land_in_items
     egg = build_egg(tmp_path)
     with zipfile.ZipFile(egg) as archive:
         names = archive.namelist()
-        assert "settings/__init__.py" in names and "qivrora_spider/spiders/hreflang.py" in names
+        assert "qivrora_spider/settings/__init__.py" in names and "qivrora_spider/spiders/hreflang.py" in names
+        assert not [name for name in names if name.startswith("settings/")], "no top-level settings package"
         assert "qivrora_spider/report/templates/report.html.j2" in names, "package data"
         assert not [name for name in names if name.startswith(("tests/", "bench/"))]
         assert archive.read("EGG-INFO/entry_points.txt").decode().split() == [
             "[scrapy]",
             "settings",
             "=",
-            "settings",
+            "qivrora_spider.settings",
         ]
 
     multilingual_site(site, other_site)

@@ -1,7 +1,7 @@
 """Distributed crawls: any number of workers, one frontier in Redis (scrapy-redis), one audit.
 
 ``DistributedCrawl`` is a Scrapy add-on that switches a crawl to the shared components of this
-package; ``settings/distributed.py`` enables it, and so does
+package; the distributed profile (``qivrora_spider/settings/distributed.py``) enables it, and so does
 ``-s 'ADDONS={"qivrora_spider.distributed.DistributedCrawl": 0}'`` with the default settings.
 How the workers share the crawl and agree on its end: ``shared``.
 """

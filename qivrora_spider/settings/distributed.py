@@ -1,5 +1,5 @@
-"""The distributed profile: ``SCRAPY_SETTINGS_MODULE=settings.distributed scrapy crawl hreflang ...``
-on every worker. Qivrora's defaults, plus:
+"""The distributed profile: ``SCRAPY_SETTINGS_MODULE=qivrora_spider.settings.distributed`` (in the
+checkout also ``settings.distributed``) on every worker. Qivrora's defaults, plus:
 
 - the add-on that makes the crawl shared (``qivrora_spider.distributed``): scrapy-redis's scheduler
   (``SCHEDULER``) and duplicate filter (``DUPEFILTER_CLASS``), adapted; robots.txt fetched once for
@@ -12,7 +12,7 @@ With the default settings module, the same as flags:
 ``-s 'ADDONS={"qivrora_spider.distributed.DistributedCrawl": 0}' -s REDIS_URL=redis://HOST:6379``.
 """
 
-from settings import *  # noqa: F403
+from qivrora_spider.settings import *  # noqa: F403
 
 ADDONS = {"qivrora_spider.distributed.DistributedCrawl": 0}
 #: The Redis that holds the crawl: its queue, duplicate filter, workers, robots.txt rules and facts.
