@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from scrapy import __version__ as SCRAPY
 
+from qivrora_spider import __version__
 from qivrora_spider.findings import FINDING_FIELDS
 
 from .conftest import ROOT
@@ -112,3 +114,11 @@ def test_hreflang_report_rejects_a_forged_url_in_one_line(tmp_path):
     assert report.stderr.strip().splitlines() == [
         f"qivrora: {forged}:1: url 'javascript:alert(1)' is not a normalised http(s) URL"
     ]
+
+
+def test_version_names_qivrora_and_the_user_agent_carries_it():
+    assert scrapy("version").stdout == f"Qivrora {__version__}\n"
+    verbose = scrapy("version", "-v").stdout.splitlines()
+    assert verbose[0] == f"Qivrora {__version__}" and verbose[1].split() == ["Scrapy", ":", SCRAPY]
+    user_agent = scrapy("settings", "--get", "USER_AGENT").stdout.strip()
+    assert user_agent == f"Qivrora/{__version__} (hreflang auditor; +https://github.com/qivrora/qivrora)"

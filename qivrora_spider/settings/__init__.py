@@ -5,13 +5,15 @@ agent that names Qivrora. Fast when asked: ``-s AUTOTHROTTLE_ENABLED=False -s DO
 -s CONCURRENT_REQUESTS_PER_DOMAIN=16``.
 """
 
+from qivrora_spider import __version__
+
 BOT_NAME = "qivrora"
 SPIDER_MODULES = ["qivrora_spider.spiders"]
 NEWSPIDER_MODULE = "qivrora_spider.spiders"
 COMMANDS_MODULE = "qivrora_spider.commands"
 
-#: Names the tool and where to read about it, so site owners can tell who is knocking.
-USER_AGENT = "Qivrora/0.1 (hreflang auditor; +https://github.com/qivrora/qivrora)"
+#: Names the tool, its version and where to read about it, so site owners can tell who is knocking.
+USER_AGENT = f"Qivrora/{__version__} (hreflang auditor; +https://github.com/qivrora/qivrora)"
 
 # Politeness.
 CONCURRENT_REQUESTS = 16
