@@ -78,6 +78,11 @@ class Page:
     is_html: bool = False
     fingerprint: str | None = None
     links: list[str] = field(default_factory=list)  # normalised <a href> targets
+    #: What the page's main text reads as (``extract.text_language``): a language tag, None where it
+    #: has too few letters or the identifier is unsure; the share of the text in it; letters read.
+    main_text_language: str | None = None
+    main_text_confidence: float = 0.0
+    main_text_letters: int = 0
 
 
 #: The one status whose body is a page: what it says is judged and joins the graph.

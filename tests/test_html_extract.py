@@ -471,3 +471,42 @@ def test_any_text_gives_a_result(text: str) -> None:
 @given(st.text(alphabet="<>/!?-='\"& \n#;abehiklmnorstx\x00[]", max_size=200))
 def test_any_markup_like_text_gives_a_result(text: str) -> None:
     extract_html(text)
+
+
+# --- the main text (HL503) ------------------------------------------------------------------------
+
+
+CHROME = "<header>Site banner</header><nav>Menu one two</nav><aside>Sidebar</aside><footer>Footer</footer>"
+
+
+@pytest.mark.parametrize(
+    "body, main_text",
+    [
+        (f"{CHROME}<main><h1>Title</h1><p>Own words.</p></main>", "Title Own words."),
+        (f'{CHROME}<div role="main"><div>Inner</div> words</div><p>after</p>', "Inner words"),
+        (f"{CHROME}<article>First</article><p>between</p><article>Second</article>", "First Second"),
+        (f"{CHROME}<p>Plain body text</p>", "Plain body text"),
+        # <main> wins over <article>; several <main> all count; a hidden one does not.
+        ("<article>Teaser</article><main>Main one</main><main hidden>Hidden</main><main>two</main>", "Main one two"),
+        # An article's own header and footer are content; navigation inside main is not.
+        ("<main><article><header>Headline</header>Body<footer>By me</footer></article><nav>TOC</nav></main>",
+         "Headline Body By me"),
+        # The words of links are left out: a page of links has no prose of its own.
+        ('<main>Read <a href="/x">the guide</a> first.</main>', "Read first."),
+        ("<main>Text<script>var s = 'code';</script><style>p{}</style><template>T</template>"
+         "<noscript>N</noscript>!</main>", "Text !"),
+        # An unclosed region ends with the body.
+        ("<nav>Menu<p>never closed</body>", ""),
+    ],
+)
+def test_main_text_is_the_pages_own_content(body, main_text):
+    assert extract_html(f"<html><head><title>T</title></head><body>{body}</body></html>").main_text == main_text
+
+
+def test_main_text_is_bounded():
+    facts = extract_html("<main>" + "word " * 10_000 + "</main>")
+    assert 1_000 < len(facts.main_text) <= 2_000
+
+
+def test_head_text_and_titles_are_not_main_text():
+    assert extract_html("<head><title>Titre</title></head><body>Corps</body>").main_text == "Corps"

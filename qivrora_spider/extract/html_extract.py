@@ -3,7 +3,9 @@
 `html.parser` tokenizes (pure Python, never gives up on garbage, gives line numbers); whether an
 element ends up in `<head>` is decided by re-implementing the part of the WHATWG tree-construction
 algorithm that governs it, because search engines ignore annotations outside `<head>` (HL105) and
-an HTML5 parser closes the head early on the first element that does not belong there.
+an HTML5 parser closes the head early on the first element that does not belong there. The same
+pass gathers the page's main text, whose language HL503 compares with the declared one
+(``MainText``).
 """
 
 from __future__ import annotations
@@ -63,15 +65,18 @@ class HtmlFacts:
     base_href: str | None
     #: None where not asked for: only the crawl state compares fingerprints (SM010, SM011).
     fingerprint: str | None
+    #: The page's own content, at most ``MAIN_TEXT_LIMIT`` characters (``MainText``); "" where not asked.
+    main_text: str = ""
 
 
-def extract_html(text: str, *, fingerprint: bool = True) -> HtmlFacts:
+def extract_html(text: str, *, fingerprint: bool = True, main_text: bool = True) -> HtmlFacts:
     """Read the facts of a decoded HTML document; any text gives a result, never an exception.
 
     Without ``fingerprint`` the text is neither collected nor hashed: where nothing compares
     fingerprints, that work (two regex passes and a hash over the whole text) buys nothing.
+    Without ``main_text`` the main text is not gathered.
     """
-    parser = _Extractor(fingerprint=fingerprint)
+    parser = _Extractor(fingerprint=fingerprint, main_text=main_text)
     # A browser's decoder drops the byte order mark; left in, it is stray text that closes the head.
     parser.feed(text[1:] if text.startswith("\ufeff") else text)
     parser.close()
@@ -237,10 +242,111 @@ class _TextParts:
         return [*self._chunks, *self._pending]
 
 
+#: Enough text to identify a language with confidence; more costs time and tells nothing new.
+MAIN_TEXT_LIMIT = 2000
+
+#: Elements whose text is the page's own content.
+_MAIN_TAGS = frozenset({"main"})
+#: Elements whose text is not: navigation and sidebars anywhere; a page's banner and footer
+#: outside its main content and articles (an article's own header holds its headline).
+_CHROME_TAGS = frozenset({"nav", "aside"})
+_BANNER_TAGS = frozenset({"header", "footer"})
+
+
+class MainText:
+    """The text a careful reader calls the page's own, gathered while the page is tokenized.
+
+    The rule (README, HL503): the text of `<main>` and `[role=main]` elements where the page has
+    any, else of its `<article>` elements, else of `<body>`; in each case without `<nav>`, `<aside>`,
+    elements marked `hidden`, the words of links (menus, tag clouds and listings are links, not the
+    page's prose), scripts, styles, templates and `<noscript>`; `<header>` and `<footer>` count only
+    inside the main content or an article. Several `<main>` or `<article>` elements all count, in
+    document order. Each bucket keeps at most ``MAIN_TEXT_LIMIT`` characters.
+
+    Regions are tracked from start and end tags without a tree: an element of interest opens a
+    region, a nested element of the same name deepens it, and its end tag (or `</body>`) closes it
+    with whatever opened inside and was left unclosed.
+    """
+
+    __slots__ = ("_regions", "_open", "_buckets", "_sizes")
+
+    def __init__(self) -> None:
+        self._regions: list[list] = []  # [tag, kind, depth]
+        self._open = {"main": 0, "article": 0, "skip": 0}
+        self._buckets: dict[str, list[str]] = {"main": [], "article": [], "body": []}
+        self._sizes = {"main": 0, "article": 0, "body": 0}
+
+    def start(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        kind = None
+        if tag in _MAIN_TAGS:
+            kind = "main"
+        elif tag == "article":
+            kind = "article"
+        elif tag in _CHROME_TAGS or tag == "a" or (
+            tag in _BANNER_TAGS and not (self._open["main"] or self._open["article"])
+        ):
+            kind = "skip"
+        if attrs and kind != "skip":
+            for name, value in attrs:
+                if name == "hidden":
+                    kind = "skip"
+                    break
+                if name == "role" and value and value.strip().lower() == "main" and kind is None:
+                    kind = "main"
+        if kind is not None:
+            self._regions.append([tag, kind, 1])
+            self._open[kind] += 1
+            return
+        for region in reversed(self._regions):
+            if region[0] == tag:
+                region[2] += 1
+                return
+
+    def end(self, tag: str) -> None:
+        regions = self._regions
+        if not regions:
+            return
+        if tag in ("body", "html"):
+            self._close(0)
+            return
+        for index in range(len(regions) - 1, -1, -1):
+            region = regions[index]
+            if region[0] == tag:
+                region[2] -= 1
+                if not region[2]:
+                    self._close(index)
+                return
+
+    def _close(self, index: int) -> None:
+        for _, kind, _ in self._regions[index:]:
+            self._open[kind] -= 1
+        del self._regions[index:]
+
+    def data(self, text: str) -> None:
+        open_ = self._open
+        if open_["skip"]:
+            return
+        bucket = "main" if open_["main"] else "article" if open_["article"] else "body"
+        size = self._sizes[bucket]
+        if size < MAIN_TEXT_LIMIT:
+            piece = text[: MAIN_TEXT_LIMIT - size]
+            self._buckets[bucket].append(piece)
+            self._sizes[bucket] = size + len(piece)
+
+    def text(self) -> str:
+        """The first bucket of main, article, body that has words."""
+        for bucket in ("main", "article", "body"):
+            words = " ".join(" ".join(self._buckets[bucket]).split())
+            if words:
+                return words
+        return ""
+
+
+
 class _Extractor(HTMLParser):
     """Tracks the insertion mode while collecting facts; `inert` reports every find as ignored."""
 
-    def __init__(self, inert: str | None = None, fingerprint: bool = True) -> None:
+    def __init__(self, inert: str | None = None, fingerprint: bool = True, main_text: bool = False) -> None:
         super().__init__(convert_charrefs=True)
         self._inert = inert
         self._raw_text = _RAW_TEXT_SCRIPTING_OFF if inert else _RAW_TEXT
@@ -258,6 +364,7 @@ class _Extractor(HTMLParser):
         self._links: dict[str, None] = {}
         self._base_href: str | None = None
         self._text = _TextParts() if fingerprint else None
+        self._main = MainText() if main_text and not inert else None
 
     def facts(self) -> HtmlFacts:
         return HtmlFacts(
@@ -271,6 +378,7 @@ class _Extractor(HTMLParser):
             links=list(self._links),
             base_href=self._base_href,
             fingerprint=_fingerprint(self._text.parts()) if self._text is not None else None,
+            main_text=self._main.text() if self._main is not None else "",
         )
 
     # -- insertion mode (WHATWG 13.2.6.4.1 to 13.2.6.4.6) --
@@ -306,6 +414,8 @@ class _Extractor(HTMLParser):
             self.set_cdata_mode(tag)
         elif tag == "template":
             self._template_depth += 1
+        elif inert is None and self._main is not None:
+            self._main.start(tag, attrs)
         if not attrs:
             return
 
@@ -347,6 +457,8 @@ class _Extractor(HTMLParser):
             if tag == "template":
                 self._template_depth -= 1
             return
+        if self._main is not None:
+            self._main.end(tag)
         mode = self._mode
         if self._inert or mode == _IN_BODY:
             return
@@ -371,6 +483,8 @@ class _Extractor(HTMLParser):
                     self._close_head("#text", self.getpos()[0] + data.count("\n", 0, skipped))
             if pieces is not None:
                 pieces.append(data)
+            if self._main is not None and self._mode == _IN_BODY and not self._template_depth:
+                self._main.data(data)
         elif raw not in ("script", "style") and pieces is not None:  # code is not content
             pieces.append(data)
 

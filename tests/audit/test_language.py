@@ -101,3 +101,73 @@ def test_hl502_near_miss_outside_clusters_and_not_html() -> None:
 def test_near_miss_clean_cluster() -> None:
     facts = cluster({"en-GB": GB, "de": DE, "x-default": GB})
     assert family_findings(facts, "language") == []
+
+
+# --- HL503 content-language-mismatch ---------------------------------------------------------------
+
+
+XD = "https://ex.com/"
+
+
+def read_as(language: str | None, confidence: float = 0.97, letters: int = 1200) -> dict:
+    return {"main_text_language": language, "main_text_confidence": confidence, "main_text_letters": letters}
+
+
+def text_site(de_text: dict, *, de_value: str = "de", de_lang: str | None = "de") -> list:
+    links = [ann("en-GB", GB), ann(de_value, DE), ann("x-default", XD)]
+    return [
+        page(GB, *links, html_lang="en-GB", **read_as("en")),
+        page(DE, *links, html_lang=de_lang, **de_text),
+        page(XD, *links, html_lang="en", **read_as("fr")),  # a language picker, never judged
+    ]
+
+
+def test_hl503_untranslated_page() -> None:
+    (finding,) = hits(text_site(read_as("en", 0.98, 1840)), "HL503")
+    assert (finding.name, finding.severity) == ("content-language-mismatch", "warning")
+    assert (finding.url, finding.target, finding.hreflang, finding.source) == (DE, "", "de", "html")
+    assert finding.message == (
+        "The main text (1,840 letters) reads as English (0.98), but this page declares itself `de`: "
+        "translate it, or leave it out of the cluster until it is translated."
+    )
+
+
+def test_hl503_compares_primary_languages_and_groups_close_ones() -> None:
+    assert hits(text_site(read_as("de"), de_value="de-AT"), "HL503") == []
+    assert hits(text_site(read_as("sr-Latn"), de_value="hr", de_lang="hr"), "HL503") == []
+    assert hits(text_site(read_as("id"), de_value="ms", de_lang="ms"), "HL503") == []
+    assert hits(text_site(read_as("no"), de_value="nb", de_lang="nb"), "HL503") == []
+
+
+def test_hl503_compares_scripts_where_the_page_names_one() -> None:
+    assert [f.hreflang for f in hits(text_site(read_as("zh-Hans"), de_value="zh-Hant", de_lang="zh"), "HL503")] == [
+        "zh-Hant"
+    ]
+    assert [f.hreflang for f in hits(text_site(read_as("zh-Hans"), de_value="zh-TW", de_lang="zh"), "HL503")] == [
+        "zh-TW"
+    ]
+    assert hits(text_site(read_as("zh-Hant"), de_value="zh", de_lang="zh"), "HL503") == []
+    (serbian,) = hits(text_site(read_as("sr-Cyrl"), de_value="sr-Latn", de_lang="sr"), "HL503")
+    assert "reads as Serbian (Cyrillic)" in serbian.message
+
+
+def test_hl503_judges_only_confident_long_texts_of_pages() -> None:
+    assert hits(text_site(read_as("en", 0.79)), "HL503") == []  # a page partly translated
+    assert hits(text_site(read_as(None, 0.0, 150)), "HL503") == []  # too short: never identified
+    assert hits(text_site(read_as("en"), de_value="x-default"), "HL503") == []
+    gone = text_site(read_as("en"))
+    gone[1].status = 404
+    assert hits(gone, "HL503") == []
+
+
+def test_hl503_falls_back_to_html_lang_without_a_self_reference() -> None:
+    alone = page(DE, html_lang="de-CH", **read_as("en"))
+    (finding,) = hits([alone], "HL503")
+    assert (finding.hreflang, finding.source) == ("", "html")
+    assert 'but this page says `<html lang="de-CH">`' in finding.message
+
+
+def test_hl503_leaves_languages_the_identifier_cannot_name() -> None:
+    # Northern Sami is not one of CLD2's languages: its text reads as a neighbour's, Finnish say.
+    assert hits([page(DE, html_lang="se", **read_as("fi"))], "HL503") == []
+    assert len(hits([page(DE, html_lang="sv", **read_as("fi"))], "HL503")) == 1
