@@ -122,3 +122,19 @@ def test_version_names_qivrora_and_the_user_agent_carries_it():
     assert verbose[0] == f"Qivrora {__version__}" and verbose[1].split() == ["Scrapy", ":", SCRAPY]
     user_agent = scrapy("settings", "--get", "USER_AGENT").stdout.strip()
     assert user_agent == f"Qivrora/{__version__} (hreflang auditor; +https://github.com/qivrora/qivrora)"
+
+
+def test_audit_is_crawl_hreflang_in_short(demo, tmp_path):
+    short, full = tmp_path / "short.csv", tmp_path / "full.csv"
+    run = scrapy("audit", demo.url("/"), "--max-depth", "0", "-o", str(short), *FAST)
+    assert run.returncode == 0, run.stderr[-3000:]
+    crawl = scrapy("crawl", "hreflang", "-a", f"start={demo.url('/')}", "-a", "max_depth=0", "-O", str(full), *FAST)
+    assert crawl.returncode == 0, crawl.stderr[-3000:]
+    assert short.read_bytes() == full.read_bytes() and len(short.read_text().splitlines()) > 1
+
+
+def test_audit_checks_its_arguments_as_crawl_does(site, tmp_path):
+    run = scrapy("audit", site.url("/"), "--max-pages", "ten", "-o", str(tmp_path / "f.csv"), *FAST)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == ["qivrora: max_pages: 'ten' is not a whole number"]
+    assert site.requests() == {}
