@@ -15,15 +15,16 @@ from typing import Any, ClassVar, Iterable, Iterator
 
 from .extract.urls import InvalidURL, normalize_url
 
-#: Where an annotation was read.
-SOURCES = ("html", "header", "sitemap")
+#: Where an annotation was read. "rendered": the <head> as a browser built it (``-a render=1``), for an
+#: annotation the HTML as served does not carry as written; one the served HTML carries stays "html".
+SOURCES = ("html", "header", "sitemap", "rendered")
 
 
 @dataclass(slots=True)
 class Annotation:
     """One hreflang annotation as a search engine reads it (or would, were it well formed)."""
 
-    source: str  # "html", "header" or "sitemap"
+    source: str  # "html", "header", "sitemap" or "rendered"
     hreflang: str  # as written
     href: str  # as written
     url: str | None = None  # absolute and normalised; None where the href cannot be resolved
@@ -83,6 +84,11 @@ class Page:
     main_text_language: str | None = None
     main_text_confidence: float = 0.0
     main_text_letters: int = 0
+    # -a render=1: the annotations, canonicals, language, noindex and links above are those of the
+    # page as a browser rendered it; what rendering took away from the served HTML is kept beside.
+    rendered: bool = False
+    render_error: str | None = None  # why rendering failed (HL703): the served HTML's facts stand
+    served_only: list[Annotation] = field(default_factory=list)  # served annotations rendering removed or changed
 
 
 #: The one status whose body is a page: what it says is judged and joins the graph.
@@ -183,7 +189,12 @@ class CrawlInfo:
 
 FACT_TYPES: tuple[type, ...] = (Page, TargetStatus, RobotsTxt, SitemapFile, SitemapEntry, CrawlInfo)
 _BY_KIND = {cls.kind: cls for cls in FACT_TYPES}
-_NESTED = {"annotations": Annotation, "ignored": IgnoredAnnotation, "canonicals": Canonical}
+_NESTED = {
+    "annotations": Annotation,
+    "ignored": IgnoredAnnotation,
+    "canonicals": Canonical,
+    "served_only": Annotation,
+}
 
 
 class FactsFormatError(ValueError):

@@ -7,7 +7,7 @@ from typing import Any, Iterable, Mapping
 
 from .fact_store import FactStore
 from ..findings import Finding
-from . import canonical, graph, language, markup, pages, sitemaps, sources, targets, values  # noqa: F401
+from . import canonical, graph, language, markup, pages, rendering, sitemaps, sources, targets, values  # noqa: F401
 from .cluster_graph import cluster_graphs
 from .context import AuditContext
 from .registry import CHECKS, SEVERITIES, Check, Hit

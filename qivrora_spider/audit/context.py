@@ -27,10 +27,10 @@ if TYPE_CHECKING:
 MAX_CHAIN = 20
 
 #: The order in which a finding about an annotation read in several places names its source.
-SOURCE_ORDER = {"html": 0, "header": 1, "sitemap": 2}
+SOURCE_ORDER = {"html": 0, "rendered": 0, "header": 1, "sitemap": 2}
 
 #: How a message names the page sources of annotations and canonicals.
-SOURCE_NAMES = {"html": "the HTML", "header": "the HTTP Link header"}
+SOURCE_NAMES = {"html": "the HTML", "rendered": "the rendered HTML", "header": "the HTTP Link header"}
 
 #: The href kinds search engines take (HL102 warns about the second, which still works).
 _TAKEN = (HrefKind.ABSOLUTE, HrefKind.PROTOCOL_RELATIVE)
@@ -40,6 +40,12 @@ T = TypeVar("T")
 
 def _source_rank(annotation: Annotation) -> int:
     return SOURCE_ORDER.get(annotation.source, len(SOURCE_ORDER))
+
+
+def page_part(source: str) -> str:
+    """The part of a page a source stands for: a "rendered" annotation stands in its HTML <head>, as
+    the browser built it, so comparing sources (HL601) takes it for the HTML's."""
+    return "html" if source == "rendered" else source
 
 
 def where_read(annotation: Annotation) -> str:

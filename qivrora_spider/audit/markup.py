@@ -126,6 +126,8 @@ def place(written: Written) -> str:
         return "in the HTTP `Link` header"
     if annotation.source == "sitemap":
         return f"in sitemap {code(written.sitemap or 'unknown')}{line}"
+    if annotation.source == "rendered":
+        return "in the rendered HTML (a script writes it)"
     return f"at line {annotation.line}" if annotation.line else "in the HTML"
 
 

@@ -17,7 +17,7 @@ from typing import Iterator
 
 from ..facts import Annotation
 from ..extract.hreflang_values import canonical_hreflang
-from .context import SOURCE_ORDER, AuditContext, is_usable, places
+from .context import SOURCE_ORDER, AuditContext, is_usable, page_part, places
 from .registry import Hit, check
 
 #: How many differences a message spells out before it counts the rest.
@@ -32,7 +32,7 @@ def _by_source(annotations: list[Annotation]) -> dict[str, tuple[str, Mapping]]:
     found: dict[str, list[Annotation]] = {}
     for annotation in annotations:
         if is_usable(annotation):
-            found.setdefault(annotation.source, []).append(annotation)
+            found.setdefault(page_part(annotation.source), []).append(annotation)
     by_source = {}
     for source in sorted(found, key=lambda s: SOURCE_ORDER.get(s, len(SOURCE_ORDER))):
         mapping: Mapping = {}
@@ -90,7 +90,7 @@ annotations in one source only (the sitemap is the easiest to maintain on a larg
 )
 def sources_conflict(ctx: AuditContext) -> Iterator[Hit]:
     for url, found in ctx.annotations.items():
-        if len({a.source for a in found}) < 2:
+        if len({page_part(a.source) for a in found}) < 2:
             continue
         sources = _by_source(found)
         if len(sources) < 2:

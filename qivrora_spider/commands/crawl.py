@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from scrapy.commands.crawl import Command as ScrapyCrawl
 
 from ..spiders.arguments import parse_arguments
+from ..rendering import render_problem
 from ..extensions.audit import audit_settings
 from ..findings import SEVERITY_RANK, at_or_above
 from ..state.history import CrawlHistory
@@ -48,7 +49,10 @@ class Command(ScrapyCrawl):
             audit_settings(self.settings)
             CrawlHistory(self.settings)
             if args and args[0] == "hreflang":
-                parse_arguments(opts.spargs)
+                arguments = parse_arguments(opts.spargs)
+                problem = render_problem(self.settings) if arguments.render else None
+                if problem:
+                    raise ValueError(problem)
         except ValueError as exc:
             print(f"qivrora: {exc}", file=sys.stderr)
             sys.exit(USAGE_ERROR)

@@ -122,6 +122,35 @@ class PrivateAddressGuard:
         await self._refuse(request, host, reason)
         raise InternalAddressRefused(f"{request.url}: {reason}")
 
+    async def refuses_browser_request(self, url: str) -> str | None:
+        """Why the browser may not fetch `url` (a script, style sheet, XHR of a rendered page), or None.
+
+        The same decision as for the crawl's own requests, made before the browser sends it; no fact
+        is recorded (a subresource is no crawl URL), the log says so once per host. Chromium resolves
+        the name again to connect, so the DNS pinning of ``process_request`` does not hold here.
+        """
+        parts = urlsplit(url)
+        host = parts.hostname
+        if parts.scheme not in ("http", "https") or not host or host.rstrip(".") in self.allowed:
+            return None
+        if host not in self._verdicts:
+            try:
+                self._verdicts[host] = await self._judge(host)
+            except DNSLookupError:
+                return None  # the browser's own lookup fails too: nothing is sent
+        reason = self._verdicts[host]
+        if reason is not None:
+            assert self.crawler.stats is not None
+            self.crawler.stats.inc_value("qivrora/private/refused_browser")
+            if f"browser {host}" not in self._logged:
+                self._logged.add(f"browser {host}")
+                logger.warning(
+                    "Not letting the browser fetch %s: %s. Internal addresses are only fetched on the "
+                    "crawl's start hosts (set QIVRORA_ALLOW_PRIVATE=True to allow them).",
+                    url, reason,
+                )
+        return reason
+
     async def _judge(self, host: str, proxied: bool = False) -> str | None:
         """Why `host` may not be fetched, or None; DNSLookupError when it does not resolve at all
         (unless a proxy fetches it, which resolves the name itself)."""

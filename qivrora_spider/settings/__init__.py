@@ -102,6 +102,21 @@ QIVRORA_CLUSTER_CHANGES = ""
 #: on the start hosts. Off by default: a crawled site must not make Qivrora reach into its network.
 QIVRORA_ALLOW_PRIVATE = False
 
+# Rendering (-a render=1): HTML pages also go through headless Chromium (qivrora_spider.rendering).
+#: The Chromium to run: Debian's by default; "" runs Playwright's own download (PLAYWRIGHT_BROWSERS_PATH).
+QIVRORA_RENDER_BROWSER = "/usr/bin/chromium"
+#: Browser pages at once. Each is a renderer process busy with the page's scripts: 4 keeps 2 cores busy
+#: while the pages wait for their settle time (bench/RESULTS.md).
+QIVRORA_RENDER_CONCURRENCY = 4
+#: Seconds a page may take to reach its load event and settle; one that never settles is read then, one
+#: that cannot be read by then is HL703 (its served annotations are used).
+QIVRORA_RENDER_TIMEOUT = 15.0
+#: Seconds the <head> must stay unchanged after the load event: hydrating frameworks add tags after
+#: DOMContentLoaded (0.5 catches one added 300 ms after it; raise it for slower sites).
+QIVRORA_RENDER_SETTLE = 0.5
+#: Resource types the browser does not fetch: nothing in them changes a <head>. "" loads everything.
+QIVRORA_RENDER_BLOCK = ["image", "media", "font"]
+
 # No endpoint inside the crawl. Scrapy's telnet console and its remote control (an HTTP server, on by
 # default in Scrapy 2.19, that runs any Python code sent with a token it writes into a job file in
 # the user's profile) let whoever reaches the port, or reads the file, run code as the crawl: nobody

@@ -26,13 +26,14 @@ class CrawlArguments:
     base: str | None = None
     live: bool = False  # with `site`: URLs outside `base` go to the network
     pretty_urls: bool = True  # with `site`: /page serves page.html
+    render: bool = False  # HTML pages also go through a headless browser (qivrora_spider.rendering)
 
     @property
     def list_mode(self) -> bool:
         return bool(self.urls)
 
 
-KNOWN = ("start", "urls", "max_pages", "max_depth", "hosts", "site", "base", "live", "pretty")
+KNOWN = ("start", "urls", "max_pages", "max_depth", "hosts", "site", "base", "live", "pretty", "render")
 #: What Scrapyd adds to every job's arguments (the job id, the egg version): accepted, not used.
 SCRAPYD = ("_job", "_version")
 
@@ -136,7 +137,16 @@ def parse_arguments(raw: Mapping[str, object]) -> CrawlArguments:
         base=base,
         live=_flag("live", raw.get("live"), False),
         pretty_urls=_flag("pretty", raw.get("pretty"), True),
+        render=_render(raw.get("render"), site),
     )
+
+
+def _render(raw: object, site: Path | None) -> bool:
+    render = _flag("render", raw, False)
+    if render and site is not None:
+        # The build folder answers before any download handler, so no browser would see a page.
+        raise ArgumentError("render: not available with -a site= (a build folder is audited as served)")
+    return render
 
 
 class Scope:

@@ -26,6 +26,8 @@ from ..downloadermiddlewares.fetch_errors import RefusalRecorded, describe_failu
 from ..state.history import setting_path
 from ..state.jobdir import kept
 from ..extract.page_facts import build_page, followable, resolve
+from ..extract.rendered import failed_rendering, with_rendering
+from ..rendering import RenderResult, enable_rendering
 from .page_text import page_text
 from ..downloadermiddlewares.http_limits import allow_long_header_lines
 from ..signals import audit_items, robots_recorded
@@ -107,6 +109,8 @@ class HreflangSpider(Spider):
     @classmethod
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
         spider = super().from_crawler(crawler, *args, **kwargs)
+        if spider.arguments.render:
+            enable_rendering(crawler.settings)  # only now is scrapy-playwright imported (by Scrapy)
         allow_long_header_lines()  # a Link header listing many alternates is longer than 16 KiB
         crawler.signals.connect(spider.robots_recorded, signal=robots_recorded)
         crawler.signals.connect(spider.headers_received, signal=signals.headers_received)
@@ -172,11 +176,14 @@ class HreflangSpider(Spider):
             yield self._left_out(url)
             return
         in_scope = url in self.scope and not self.arguments.list_mode
+        meta = {"qivrora_url": url, "qivrora_depth": depth, "qivrora_in_scope": in_scope or from_start}
+        if self.arguments.render:
+            meta["qivrora_render"] = True  # rendered if it answers 200 with HTML (rendering.handler)
         yield Request(
             url,
             callback=self.parse_start if from_start else self.parse_document,
             errback=self.document_failed,
-            meta={"qivrora_url": url, "qivrora_depth": depth, "qivrora_in_scope": in_scope or from_start},
+            meta=meta,
         )
 
     def sitemap(self, url: str, *, via: str, parent: str | None = None) -> Iterator[Request]:
@@ -303,16 +310,31 @@ class HreflangSpider(Spider):
         depth: int = response.meta["qivrora_depth"]
         in_scope: bool = response.meta["qivrora_in_scope"]
         text = page_text(response, self.crawler.stats)  # the first 15 MB, as Google reads them
+
+        def headers(name: str) -> list[str]:
+            return [v.decode("latin-1") for v in response.headers.getlist(name)]
+
         page = build_page(
             url=response.meta["qivrora_url"],
             requested=response.url,
             status=response.status,
-            headers=lambda name: [v.decode("latin-1") for v in response.headers.getlist(name)],
+            headers=headers,
             text=text,
             in_scope=in_scope,
             depth=depth,
             fingerprint=self.fingerprints,
         )
+        rendered: RenderResult | None = response.meta.pop("qivrora_rendered", None)
+        if rendered is not None and page.is_html:
+            if rendered.html is None:
+                page = failed_rendering(page, rendered.error or "unknown error")
+            else:
+                # The graph follows the page as rendered: its alternates and links are the ones followed.
+                after = build_page(
+                    url=page.url, requested=response.url, status=response.status, headers=headers,
+                    text=rendered.html, in_scope=in_scope, depth=depth, fingerprint=False,
+                )
+                page = with_rendering(page, after)
         yield from self._alternates(page.annotations, depth)
         if page.location and in_scope and page.location in self.scope:
             yield from self.document(page.location, depth=depth)
