@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest_twisted
 
-from qivrora_spider.audit import audit
+from qivrora_spider.audit import AuditContext, audit
+from qivrora_spider.audit.fact_store import FactStore
 from qivrora_spider.facts import read_facts
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
+from qivrora_spider.report import cluster_fixes, render_report
 
 from .conftest import crawl
 
@@ -135,3 +137,23 @@ async def test_exported_facts_give_the_same_hl503(site, tmp_path):
     exported = [json.loads(line) for line in facts.read_text().splitlines()]
     assert all("main_text" not in fact or "main_text_language" in fact for fact in exported)
     assert not any("Install" in json.dumps(fact) for fact in exported if fact["fact"] == "page"), "no text kept"
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_report_shows_what_each_text_reads_as_and_the_fix_leaves_it_out(site):
+    language_sites(site)
+    result = await crawl(start=site.url("/en/setup/") + "," + site.url("/en/map/"))
+    store = FactStore()
+    store.add_all(result.facts)
+    context = AuditContext(store)
+    findings = audit(context)
+    html = render_report(context, findings)
+    assert "text reads as English (0.99): not the declared language (HL503)" in html
+    assert "text reads as German (0.99)</div>" in html
+    assert "text too short to judge (" in html
+    assert "whose text's language was judged (HL503), 2 too short to judge" in html
+    (fix,) = [fix for fix in cluster_fixes(context) if site.url("/fr/setup/") in fix.annotated]
+    assert [m.url for m in fix.members] == [site.url("/de/setup/"), site.url("/en/setup/")]
+    assert [(d.url, d.reason) for d in fix.dropped] == [
+        (site.url("/fr/setup/"), "is not translated yet: its main text reads as English, not `fr`")
+    ]

@@ -119,6 +119,7 @@ class Doc:
     robots: str | None = None  # <meta name="robots" content=...>
     headers: list[tuple[str, str]] = field(default_factory=list)
     menu: str | None = None  # the menu it is listed in and shows: its language
+    text: str = ""  # the page's own text (a product description), below its title in <main>
 
 
 @dataclass
@@ -282,7 +283,9 @@ class Site:
             f"<!doctype html>\n<html{lang}>\n<head>\n" + "\n".join(head) + "\n</head>\n<body>\n"
             f"<header><strong>{escape(self.brand)}</strong>\n<nav>{nav}</nav>\n"
             f'<nav class="languages">{languages}</nav></header>\n'
-            f"<main><h1>{escape(doc.title)}</h1>\n<p>{escape(self.brand)}: {escape(doc.title)}.</p></main>\n"
+            f"<main><h1>{escape(doc.title)}</h1>\n<p>{escape(self.brand)}: {escape(doc.title)}.</p>"
+            + (f"\n<p>{escape(doc.text)}</p>" if doc.text else "")
+            + "</main>\n"
             f"<footer>{footer}</footer>\n</body>\n</html>\n"
         )
 
@@ -501,6 +504,41 @@ STORES = Cluster.of(
     },
     x_default="en",
 )
+CAMP_STOVE = Cluster.of(
+    {
+        "en": ("/en/p/ember-camp-stove/", "Ember camp stove"),
+        "de": ("/de/p/ember-campingkocher/", "Ember Campingkocher"),
+        "fr": ("/fr/p/rechaud-ember/", "Réchaud Ember"),
+        "es": ("/es/p/hornillo-ember/", "Hornillo Ember"),
+    },
+    x_default="en",
+)
+#: The stove's descriptions, as the shop's product editors wrote them (the French one is missing).
+CAMP_STOVE_TEXTS = {
+    "en": (
+        "The Ember camp stove folds to the size of a coffee mug and boils a litre of water in under four "
+        "minutes. Its stainless steel burner screws onto any standard gas canister, and the wide pot "
+        "supports hold pans up to twenty centimetres across. A piezo igniter lights the flame without "
+        "matches, even when your hands are cold, and the simmer valve turns it down low enough for "
+        "porridge. The stove weighs eighty-five grams and packs into its own hard case."
+    ),
+    "de": (
+        "Der Ember Campingkocher lässt sich auf die Größe eines Kaffeebechers zusammenklappen und bringt "
+        "einen Liter Wasser in weniger als vier Minuten zum Kochen. Der Brenner aus Edelstahl passt auf "
+        "jede handelsübliche Gaskartusche, und die breiten Topfauflagen tragen Töpfe bis zwanzig "
+        "Zentimeter Durchmesser. Ein Piezozünder entzündet die Flamme ohne Streichhölzer, auch mit kalten "
+        "Händen, und das Regelventil dreht sie so weit herunter, dass sogar Haferbrei gelingt. Der Kocher "
+        "wiegt fünfundachtzig Gramm und steckt in einem eigenen festen Etui."
+    ),
+    "es": (
+        "El hornillo Ember se pliega hasta el tamaño de una taza de café y hierve un litro de agua en "
+        "menos de cuatro minutos. Su quemador de acero inoxidable se enrosca en cualquier cartucho de gas "
+        "estándar, y los amplios soportes sostienen ollas de hasta veinte centímetros de diámetro. Un "
+        "encendedor piezoeléctrico prende la llama sin cerillas, incluso con las manos frías, y la válvula "
+        "de regulación la baja lo suficiente para cocinar a fuego lento. El hornillo pesa ochenta y cinco "
+        "gramos y se guarda en su propio estuche rígido."
+    ),
+}
 #: The German stores page without its trailing slash: the server redirects it to the page.
 STORES_DE_SLASHLESS = Ref(MAIN, "/de/filialen")
 RAIN_JACKET = Cluster.of(
@@ -774,6 +812,14 @@ ANSWER_KEY: tuple[PlantedDefect, ...] = (
         "fr",
         'The French Stores page uses the English template: `<html lang="en">` on a page annotated `fr`.',
     ),
+    D(
+        "HL503",
+        CAMP_STOVE.ref("fr"),
+        None,
+        "fr",
+        "The French camp stove page went live before its description was translated: the shop fell back "
+        "to the English text, inside the French menus and `<html lang=\"fr\">`.",
+    ),
     # HL6xx: sources
     D(
         "HL601",
@@ -857,6 +903,11 @@ def build_demo_site(main: SiteServer, second: SiteServer) -> None:
 
     site.cluster(SLEEPING_BAG, canonical=True)  # annotated in the HTML and the sitemap
 
+    stove = site.cluster(CAMP_STOVE, canonical=True)
+    for value, doc in stove.items():
+        # The product editor has not translated the French description: the shop shows the English one.
+        doc.text = CAMP_STOVE_TEXTS.get(value, CAMP_STOVE_TEXTS["en"])
+
     site.pdfs(SIZE_GUIDE)["de"].headers = []  # the German PDF was uploaded without the Link header
 
     site.page(Doc(GIFT_CARDS, "Gift cards", "en", [], menu="en"))
@@ -906,6 +957,7 @@ Disallow: /fr/soldes/
         (HEADLAMP, False),
         (RAIN_JACKET, False),
         (SLEEPING_BAG, True),
+        (CAMP_STOVE, False),
     ]:
         alternates = site.annotations(cluster) if annotated else []
         products += [Entry(ref, next(dated), list(alternates)) for ref in cluster.refs if ref.host == MAIN]

@@ -25,6 +25,7 @@ from typing import Any, Iterable
 from ..audit import AuditContext
 from ..audit.context import MAX_CHAIN, cluster_id
 from ..audit.hreflang_graph import HreflangGraph
+from ..audit.language import content_mismatches, language_name
 from ..audit.targets import answers
 from ..extract.hreflang_values import canonical_hreflang, check_hreflang
 from .files import write_atomically
@@ -276,4 +277,8 @@ def _unusable(context: AuditContext, url: str) -> str | None:
     page = context.page(url)
     if page is not None and page.noindex:
         return "is noindex"
+    mismatch = content_mismatches(context).get(url)
+    if mismatch is not None:  # HL503: publish it in the cluster once it is translated
+        declared, read = mismatch
+        return f"is not translated yet: its main text reads as {language_name(read)}, not `{declared}`"
     return None

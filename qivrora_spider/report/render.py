@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from itertools import islice
 
 from ..audit import CHECKS, AuditContext, Check
+from ..audit.language import CONFIDENT, content_mismatches, language_name
+from ..extract.text_language import MIN_LETTERS
 from ..findings import SEVERITY_RANK, Finding
 from .fixes import ClusterFix, cluster_fixes
 from .jinja import ENV
@@ -53,6 +55,8 @@ class Row:
     status: UrlStatus
     own: str  # the values the page gives itself
     cells: tuple[Cell, ...]
+    text: str  # what its main text reads as (HL503), "" where there is none to read
+    text_mismatch: bool  # ... and that is not the language the page declares
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +118,7 @@ def render_report(
         ],
         cluster_count=len(ranked),
         clusters_with_errors=sum(1 for cid in ranked if counts[cid, "error"]),
+        text_counts=_text_counts(context),
         unclustered=unclustered[:MAX_CLUSTERS],
         unclustered_count=len(unclustered),
         kinds=KINDS,
@@ -197,8 +202,38 @@ def _matrix(context: AuditContext, members: list[str], languages: list[str]) -> 
             for column in columns
         )
         own = " ".join(sorted(graph.declared(url).get(url, ())))
-        rows.append(Row(url, short_url(url, with_host=with_host), url_status(context, url), own, cells))
+        rows.append(
+            Row(
+                url, short_url(url, with_host=with_host), url_status(context, url), own, cells,
+                *_text_language(context, url),
+            )
+        )
     return Matrix(tuple(columns), tuple(rows))
+
+
+def _text_language(context: AuditContext, url: str) -> tuple[str, bool]:
+    """What the page's main text reads as, for the matrix, and whether HL503 found it wrong."""
+    page = context.page(url)
+    if page is None or page.status != 200 or not page.is_html:
+        return "", False
+    if page.main_text_letters < MIN_LETTERS:
+        return f"text too short to judge ({page.main_text_letters} letters)", False
+    if page.main_text_language is None:
+        return "text's language unclear", False
+    read = f"text reads as {language_name(page.main_text_language)} ({page.main_text_confidence:.2f})"
+    return read, url in content_mismatches(context)
+
+
+def _text_counts(context: AuditContext) -> tuple[int, int]:
+    """Pages whose main text was read with confidence, and pages with too little text to judge."""
+    judged = short = 0
+    for page in context.pages.values():
+        if page.status == 200 and page.is_html:
+            if page.main_text_letters < MIN_LETTERS:
+                short += 1
+            elif page.main_text_language is not None and page.main_text_confidence >= CONFIDENT:
+                judged += 1
+    return judged, short
 
 
 def _returned(context: AuditContext, url: str, target: str) -> str:
