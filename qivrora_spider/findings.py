@@ -43,3 +43,11 @@ class Finding:
 def at_or_above(level: str) -> set[str]:
     """The severities that QIVRORA_FAIL_ON=`level` fails on."""
     return {severity for severity, rank in SEVERITY_RANK.items() if rank <= SEVERITY_RANK[level]}
+
+
+def fail_on_level(value: object) -> str | None:
+    """QIVRORA_FAIL_ON's severity (None when unset); ValueError when it names none."""
+    level = str(value or "").strip().lower()
+    if level and level not in SEVERITY_RANK:
+        raise ValueError(f"QIVRORA_FAIL_ON: {level!r} is not one of {', '.join(SEVERITY_RANK)}")
+    return level or None

@@ -14,7 +14,7 @@ from scrapy.commands.crawl import Command as ScrapyCrawl
 from ..spiders.arguments import parse_arguments
 from ..rendering import render_problem
 from ..extensions.audit import audit_settings
-from ..findings import SEVERITY_RANK, at_or_above
+from ..findings import at_or_above, fail_on_level
 from ..state.history import CrawlHistory
 
 if TYPE_CHECKING:
@@ -30,10 +30,7 @@ FINDINGS_FAILED = 1
 
 
 def fail_on(settings: object) -> str | None:
-    level = str(settings.get("QIVRORA_FAIL_ON") or "").strip().lower()  # type: ignore[attr-defined]
-    if level and level not in SEVERITY_RANK:
-        raise ValueError(f"QIVRORA_FAIL_ON: {level!r} is not one of {', '.join(SEVERITY_RANK)}")
-    return level or None
+    return fail_on_level(settings.get("QIVRORA_FAIL_ON"))  # type: ignore[attr-defined]
 
 
 class Command(ScrapyCrawl):

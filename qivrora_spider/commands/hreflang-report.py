@@ -10,6 +10,7 @@ fixes where ``QIVRORA_REPORT`` and ``QIVRORA_FIXES`` say.
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ from scrapy.utils.conf import feed_process_params_from_cli
 from scrapy.utils.misc import load_object
 
 from ..audit import AuditContext, audit
-from ..feeds.exporters import write_items
+from ..feeds.exporters import JUnitExporter, write_items
 from ..extensions.audit import audit_settings, summary
 from ..audit.fact_store import FactStore
 from ..facts import read_facts
@@ -91,4 +92,7 @@ class Command(ScrapyCommand):
     def _write(self, uri: str, options: dict[str, object], findings: list[Finding]) -> None:
         assert self.settings is not None
         exporter_class = load_object(self.settings.getdict("FEED_EXPORTERS")[options["format"]])
+        if issubclass(exporter_class, JUnitExporter):
+            # A crawl's feeds build it from the crawler; here the settings are all it reads.
+            exporter_class = partial(exporter_class, settings=self.settings)
         write_items(Path(uri.removeprefix("file://")), exporter_class, findings, append=not options.get("overwrite"))

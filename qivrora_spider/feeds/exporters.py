@@ -1,4 +1,5 @@
-"""Feed exporters: the findings table for csv/jsonl/json, the facts for the `facts` format.
+"""Feed exporters: the findings table for csv/jsonl/json, a JUnit report for xml/junit, the facts for
+the `facts` format.
 
 A crawl's items are facts and findings; users asking for ``-O findings.csv`` want the table of
 CHECKS.md and nothing else, in its column order. Facts go out only when asked for by format.
@@ -7,14 +8,21 @@ CHECKS.md and nothing else, in its column order. Facts go out only when asked fo
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable
 
+from lxml import etree
 from scrapy.exporters import BaseItemExporter, CsvItemExporter, JsonItemExporter, JsonLinesItemExporter
 
+from ..audit import CHECKS, resolve_settings
 from ..facts import FACT_TYPES, fact_to_dict
-from ..findings import FINDING_FIELDS, Finding
+from ..findings import FINDING_FIELDS, Finding, at_or_above, fail_on_level
+
+if TYPE_CHECKING:
+    from scrapy.crawler import Crawler
+    from typing_extensions import Self
 
 #: A spreadsheet evaluates a cell that starts with one of these as a formula.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -53,6 +61,117 @@ class FindingsJsonLinesExporter(_FindingsOnly, JsonLinesItemExporter):
 
 class FindingsJsonExporter(_FindingsOnly, JsonItemExporter):
     pass
+
+
+#: What fails a JUnit test case when QIVRORA_FAIL_ON is unset: errors and warnings; notices pass.
+JUNIT_FAIL_ON = "warning"
+#: Characters XML 1.0 cannot carry, which crawled values (a hostile page's) may hold.
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _xml_text(value: str) -> str:
+    """The value with each character XML cannot carry written as an escape (``\\x01``), not dropped."""
+    return _NOT_XML.sub(lambda m: repr(m.group())[1:-1], value)
+
+
+def _line(finding: Finding) -> str:
+    """One finding in a test case: severity, where, and the message."""
+    where = " -> ".join(part for part in (finding.url, finding.target) if part)
+    hreflang = f"hreflang {finding.hreflang}" if finding.hreflang else ""
+    detail = ", ".join(part for part in (hreflang, finding.source) if part)
+    return _xml_text(f"{finding.severity}: {where}{f' ({detail})' if detail else ''}: {finding.message}")
+
+
+class JUnitExporter(BaseItemExporter):
+    """The findings as a JUnit XML report, which GitLab, Jenkins and GitHub's test-report actions show.
+
+    One ``<testsuite>`` per check, one ``<testcase>`` per check and cluster (per URL where a finding has
+    no cluster), so a CI lists what to fix where. A case fails when its check's severity is at or above
+    QIVRORA_FAIL_ON (unset: warning), with the findings and the check's fix; below it, it passes with
+    them in ``<system-out>``. A check without findings is one passing case, a disabled check one
+    skipped case. Where no audit ran (the crawl stopped before it), the report is one erring case:
+    a result that is unknown is not a pass. Written whole at the end, as it counts its cases first.
+    """
+
+    def __init__(
+        self,
+        file: IO[bytes],
+        *,
+        settings: Any = None,
+        audited: Callable[[], bool] = lambda: True,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(dont_fail=True, **kwargs)
+        self.file = file
+        fail_on = fail_on_level(settings.get("QIVRORA_FAIL_ON")) if settings is not None else None
+        self.failing = at_or_above(fail_on or JUNIT_FAIL_ON)
+        disable = settings.getlist("QIVRORA_DISABLE") if settings is not None else []
+        self.disabled = resolve_settings(disable=disable)[1]
+        self.audited = audited
+        self.findings: list[Finding] = []
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler, file: IO[bytes], **kwargs: Any) -> Self:
+        """In a crawl the audit runs at the end, and its stats say whether it did."""
+        stats = crawler.stats
+        audited = lambda: stats.get_value("qivrora/findings") is not None  # noqa: E731
+        return cls(file, settings=crawler.settings, audited=audited, **kwargs)
+
+    def export_item(self, item: Any) -> None:
+        if isinstance(item, Finding):
+            self.findings.append(item)
+
+    def finish_exporting(self) -> None:
+        suites = self._suites() if self.audited() else [self._no_audit()]
+        root = etree.Element("testsuites", name="Qivrora hreflang audit")
+        for total in ("tests", "failures", "errors"):
+            root.set(total, str(sum(int(suite.get(total, "0")) for suite in suites)))
+        root.extend(suites)
+        self.file.write(etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True))
+
+    def _suites(self) -> list[etree._Element]:
+        cases: dict[str, dict[str, list[Finding]]] = {}
+        for finding in self.findings:
+            cases.setdefault(finding.check, {}).setdefault(finding.cluster or finding.url, []).append(finding)
+        suites = []
+        for check in sorted(CHECKS.values(), key=lambda c: c.id):
+            title = f"{check.id} {check.name}"
+            suite = etree.Element("testsuite", name=title)
+            if check.id in self.disabled:
+                case = etree.SubElement(suite, "testcase", classname=title, name="disabled")
+                etree.SubElement(case, "skipped", message="disabled by QIVRORA_DISABLE")
+            elif check.id not in cases:
+                etree.SubElement(suite, "testcase", classname=title, name="no findings")
+            for subject, found in cases.get(check.id, {}).items():
+                # A cluster's id is a hash: the URL of its first finding tells people which one it is.
+                name = f"cluster {subject}: {found[0].url}" if found[0].cluster else subject
+                case = etree.SubElement(suite, "testcase", classname=title, name=_xml_text(name))
+                lines = "".join(_line(finding) + "\n" for finding in found)
+                # A check has one severity, so its findings fail a case together or not at all.
+                if found[0].severity in self.failing:
+                    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+                    message = _xml_text(found[0].message) + more
+                    failure = etree.SubElement(case, "failure", type=found[0].severity, message=message)
+                    failure.text = f"{lines}\nFix: {check.fix}\n"
+                else:
+                    etree.SubElement(case, "system-out").text = lines
+            cases_in = suite.findall("testcase")
+            suite.set("tests", str(len(cases_in)))
+            suite.set("failures", str(sum(1 for case in cases_in if case.find("failure") is not None)))
+            suite.set("errors", "0")
+            suite.set("skipped", str(sum(1 for case in cases_in if case.find("skipped") is not None)))
+            suites.append(suite)
+        return suites
+
+    @staticmethod
+    def _no_audit() -> etree._Element:
+        suite = etree.Element("testsuite", name="Qivrora audit", tests="1", failures="0", errors="1")
+        case = etree.SubElement(suite, "testcase", classname="Qivrora audit", name="audit")
+        etree.SubElement(case, "error", message="no audit ran: no findings were produced").text = (
+            "The crawl ended before the audit (its log says why), or in a distributed crawl another worker "
+            "audits. Facts exported so far can be audited with `qivrora hreflang-report`.\n"
+        )
+        return suite
 
 
 class FactsExporter(JsonLinesItemExporter):

@@ -61,14 +61,18 @@ EXTENSIONS = {
     "qivrora_spider.extensions.progress.ProgressLog": 510,
 }
 
-# Feeds: -O findings.csv / findings.jsonl carry the findings table only; `-o facts.jsonl:facts`
-# exports the facts the audit was computed from (read back by `scrapy hreflang-report`).
+# Feeds: -O findings.csv / findings.jsonl carry the findings table only; -O findings.xml (or
+# FILE:junit) a JUnit report for CI; `-o facts.jsonl:facts` exports the facts the audit was computed
+# from (read back by `scrapy hreflang-report`). `.xml` is JUnit's, not Scrapy's XML of every item: a
+# CI step's `-O hreflang.xml` then needs no format name.
 FEED_EXPORTERS = {
     "csv": "qivrora_spider.feeds.exporters.FindingsCsvExporter",
     "jsonlines": "qivrora_spider.feeds.exporters.FindingsJsonLinesExporter",
     "jsonl": "qivrora_spider.feeds.exporters.FindingsJsonLinesExporter",
     "jl": "qivrora_spider.feeds.exporters.FindingsJsonLinesExporter",
     "json": "qivrora_spider.feeds.exporters.FindingsJsonExporter",
+    "xml": "qivrora_spider.feeds.exporters.JUnitExporter",
+    "junit": "qivrora_spider.feeds.exporters.JUnitExporter",
     "facts": "qivrora_spider.feeds.exporters.FactsExporter",
 }
 FEED_EXPORT_ENCODING = "utf-8"
