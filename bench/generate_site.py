@@ -9,7 +9,7 @@ Shape: an item (one piece of content) is published in ``hreflang`` languages tak
 its item (itself included). Each page links to the next page (so one start page reaches the whole
 site by links alone, as the bare spider needs) and to ``links - 1`` pages drawn at random. A share
 ``defect_rate`` of pages carries one defect of ``DEFECT_KINDS``. Pages are padded to ``page_size``
-bytes with text. Usage::
+bytes with paragraphs of real text in their language (``SAMPLES``). Usage::
 
     python bench/generate_site.py /tmp/site --base-url http://127.0.0.1:8080 --pages 20000
 """
@@ -41,11 +41,25 @@ DEFECT_KINDS = (
 #: Largest sitemap the protocol allows, in URLs.
 SITEMAP_LIMIT = 50_000
 
+#: Real text in each page's language (bench/langid_samples/), so that HL503 identifies what a real site
+#: has: lorem ipsum reads as Latin, and every page would be an untranslated one.
+SAMPLES = Path(__file__).parent / "langid_samples"
 _WORDS = (
     "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore "
     "et dolore magna aliqua enim ad minim veniam quis nostrud exercitation ullamco laboris nisi aliquip "
     "ex ea commodo consequat duis aute irure in reprehenderit voluptate velit esse cillum fugiat nulla"
 ).split()
+
+
+def paragraphs(lang: str) -> list[str]:
+    """The sample paragraphs of a language; a language without samples gets Latin filler (HL503)."""
+    found = [
+        paragraph.strip()
+        for text in sorted((SAMPLES / lang).glob("*.txt"))
+        for paragraph in text.read_text(encoding="utf-8").split("\n\n")
+        if paragraph.strip()
+    ]
+    return found or [" ".join(_WORDS)]
 
 
 @dataclass(frozen=True)
@@ -162,14 +176,14 @@ class SiteModel:
             alternates[slot] = Alternate(target.hreflang, self.paths[first + slot], target.url)
 
 
-def _filler(rng: random.Random, size: int) -> str:
-    """About `size` bytes of paragraphs, so pages weigh what real ones do."""
+def _filler(rng: random.Random, size: int, pool: list[str]) -> str:
+    """About `size` bytes of paragraphs of `pool`, so pages weigh what real ones do."""
     parts: list[str] = []
     written = 0
     while written < size:
-        paragraph = "<p>" + " ".join(rng.choices(_WORDS, k=60)) + "</p>\n"
+        paragraph = "<p>" + rng.choice(pool) + "</p>\n"
         parts.append(paragraph)
-        written += len(paragraph)
+        written += len(paragraph.encode("utf-8"))
     return "".join(parts)
 
 
@@ -207,7 +221,7 @@ def write_site(root: Path, model: SiteModel) -> dict[str, object]:
     options = model.options
     root.mkdir(parents=True, exist_ok=True)
     rng = random.Random(options.seed + 1)  # the text, apart from the structure's stream
-    pool: list[str] = []  # padding drawn from a pool: per-page random text would dominate the time
+    pools: dict[str, list[str]] = {}  # padding per language, from a pool: per-page text costs too much
     defects: Counter[str] = Counter()
     written = 0
     sitemap_names: list[str] = []
@@ -223,9 +237,11 @@ def write_site(root: Path, model: SiteModel) -> dict[str, object]:
     for page in model:
         if page.defect:
             defects[page.defect] += 1
-        if not pool:
+        pool = pools.get(page.lang)
+        if pool is None:
             markup = len(render_page(model, page, ""))
-            pool = [_filler(rng, options.page_size - markup - 250) for _ in range(32)]
+            texts = paragraphs(page.lang)
+            pool = pools[page.lang] = [_filler(rng, options.page_size - markup - 250, texts) for _ in range(32)]
         html = render_page(model, page, f"<p>{page.lang} {page.item}</p>\n" + pool[page.index % len(pool)])
         directory = root / model.paths[page.index].strip("/")
         os.makedirs(directory, exist_ok=True)
