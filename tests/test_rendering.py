@@ -7,7 +7,16 @@ processes (no browser without render=1, none left behind) run `scrapy crawl` in 
 
 from __future__ import annotations
 
+import contextlib
+import gzip
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
 
 import pytest
 import pytest_twisted
@@ -16,7 +25,7 @@ from qivrora_spider.audit import audit
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.facts import Page, fact_from_dict, fact_to_dict
 
-from .conftest import crawl
+from .conftest import ROOT, crawl
 
 #: Fast enough for tests, slow enough for a loaded CI machine to render a page.
 RENDER = {"QIVRORA_RENDER_TIMEOUT": 3, "QIVRORA_PROGRESS_INTERVAL": 0}
@@ -86,6 +95,12 @@ fetch('http://localhost:{site.url('/').split(':')[2].split('/')[0]}/secret').cat
         site.routes[f"/{case}/en"] = Route(page)
         site.routes[f"/{case}/de"] = Route(html_page(*served(site, case, "en", "de"), lang="de"))
     site.routes["/rewrite/de-x"] = Route(html_page(*served(site, "rewrite", "en", "de"), lang="de"))
+    # a compressed answer: the browser gets the bytes as they came (Scrapy decompresses after the handler)
+    site.routes["/gzip/en"] = Route(
+        gzip.compress(html_page(adding(site, "gzip", "en", "de")).encode()), headers=[("Content-Encoding", "gzip")]
+    )
+    site.routes["/gzip/de"] = Route(html_page(*served(site, "gzip", "en", "de"), lang="de"))
+    site.routes["/"].body += '<a href="/gzip/en">gzip</a>'  # type: ignore[operator]
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +126,7 @@ def findings(result, check: str) -> dict[str, object]:
 async def test_annotations_a_script_adds_are_hl701_and_count_for_the_graph(render_site):
     result = await rendered(render_site)
     hl701 = findings(result, "HL701")
-    for case in ("sync", "late"):
+    for case in ("sync", "late", "gzip"):
         url = render_site.url(f"/{case}/en")
         assert url in hl701, case
         assert "adds 2 hreflang annotations" in hl701[url].message
@@ -119,8 +134,8 @@ async def test_annotations_a_script_adds_are_hl701_and_count_for_the_graph(rende
         assert page.rendered and {a.source for a in page.annotations} == {"rendered"}
     # The graph follows the rendered page: the script-added annotations are its return links.
     others = {(f.check, f.url) for f in result.findings if f.check in ("HL108", "HL201")}
-    assert not {u for _, u in others if "/sync/" in u or "/late/" in u}, others
-    assert set(hl701) == {render_site.url("/sync/en"), render_site.url("/late/en")}
+    assert not {u for _, u in others if "/sync/" in u or "/late/" in u or "/gzip/" in u}, others
+    assert set(hl701) == {render_site.url(f"/{case}/en") for case in ("sync", "late", "gzip")}
 
 
 @pytest_twisted.ensureDeferred
@@ -188,3 +203,126 @@ async def test_every_url_is_fetched_once_and_subresources_are_no_crawl_urls(rend
     through_browser = {p.url for p in result.of(Page) if p.rendered or p.render_error}
     assert through_browser == {p.url for p in result.of(Page) if p.status == 200 and p.is_html}
     assert result.stats["qivrora/render/pages"] == len(through_browser)
+
+
+@pytest_twisted.ensureDeferred
+async def test_exported_facts_give_the_same_findings_offline(render_site):
+    result = await rendered(render_site)
+    lines = [json.dumps(fact_to_dict(fact)) for fact in result.facts]
+    again = audit(fact_from_dict(json.loads(line)) for line in lines)
+
+    def key(f):
+        return (f.check, f.url, f.target, f.hreflang, f.source, f.message)
+
+    assert sorted(map(key, again)) == sorted(map(key, result.findings))
+    assert {"HL701", "HL702", "HL703"} <= {f.check for f in again}
+
+
+# --- without a browser: the pure parts --------------------------------------------------------------
+
+
+def test_a_static_page_rendered_keeps_its_served_annotations_and_lines():
+    from qivrora_spider.extract.page_facts import build_page
+    from qivrora_spider.extract.rendered import with_rendering
+
+    html = html_page(alternate("en", "https://a.example/en"), alternate("de", "https://a.example/de"))
+    dom = html_page(alternate("de", "https://a.example/de-x"), alternate("fr", "https://a.example/fr"))
+
+    def page(text: str) -> Page:
+        return build_page(url="https://a.example/en", requested="https://a.example/en", status=200,
+                          headers=lambda name: ["text/html"] if name == "Content-Type" else [],
+                          text=text, in_scope=True, depth=0)
+
+    same = with_rendering(page(html), page(html))
+    assert same.annotations == page(html).annotations and same.served_only == [] and same.rendered
+    changed = with_rendering(page(html), page(dom))
+    assert [(a.source, a.hreflang, a.line) for a in changed.annotations] == [("rendered", "de", None), ("rendered", "fr", None)]
+    assert [(a.hreflang, a.url) for a in changed.served_only] == [("en", "https://a.example/en"), ("de", "https://a.example/de")]
+    found = {f.check: f for f in audit([changed])}
+    assert "`de` is https://a.example/de as served but https://a.example/de-x after rendering" in found["HL702"].message
+    assert "`en` https://a.example/en is removed by rendering" in found["HL702"].message
+    assert "adds 1 hreflang annotation " in found["HL701"].message and found["HL701"].hreflang == "fr"
+
+
+def test_a_facts_file_without_the_render_fields_still_loads():
+    old = {"fact": "page", "url": "https://a.example/", "requested": "https://a.example/", "status": 200}
+    page = fact_from_dict(old)
+    assert not page.rendered and page.render_error is None and page.served_only == []
+    with pytest.raises(ValueError, match="unknown field"):
+        fact_from_dict({**old, "rendred": True})
+
+
+# --- processes: scrapy-playwright only when asked, no browser left behind ---------------------------
+
+CRAWL_AND_LIST_MODULES = """
+import sys
+from scrapy.crawler import CrawlerProcess
+from scrapy.utils.project import get_project_settings
+settings = get_project_settings()
+settings.setdict({"QIVRORA_STATE": "", "LOG_LEVEL": "ERROR", "AUTOTHROTTLE_ENABLED": False, "DOWNLOAD_DELAY": 0})
+process = CrawlerProcess(settings)
+process.crawl("hreflang", start=sys.argv[1])
+process.start()
+print(sorted(m for m in sys.modules if m.split(".")[0] in ("scrapy_playwright", "playwright")))
+"""
+
+
+def marked_processes(marker: str) -> list[int]:
+    """Processes that inherited `marker` in their environment: the crawl and whatever it started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if marker.encode() in (entry / "environ").read_bytes():
+                    found.append(int(entry.name))
+    return found
+
+
+def test_a_crawl_without_render_imports_no_playwright_and_starts_no_browser(render_site):
+    run = subprocess.run(
+        [sys.executable, "-c", CRAWL_AND_LIST_MODULES, render_site.url("/sync/en")],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "[]"
+
+
+def _render_crawl(site: SiteServer, marker: str, tmp_path: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [str(ROOT / ".venv/bin/scrapy") if (ROOT / ".venv/bin/scrapy").exists() else "scrapy", "crawl", "hreflang",
+         "-a", f"start={site.url('/')}", "-a", "render=1", "-O", str(tmp_path / "findings.csv"),
+         "-s", "QIVRORA_STATE=", "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0",
+         "-s", "QIVRORA_RENDER_TIMEOUT=3"],
+        cwd=ROOT, env={**os.environ, "QIVRORA_TEST_MARKER": marker}, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True,
+    )
+
+
+def test_a_render_crawl_leaves_no_browser_behind(render_site, tmp_path):
+    marker = f"qivrora-render-{uuid.uuid4()}"
+    crawl_process = _render_crawl(render_site, marker, tmp_path)
+    output, _ = crawl_process.communicate(timeout=180)
+    assert crawl_process.returncode == 0, output
+    assert "HL703" in (tmp_path / "findings.csv").read_text()
+    assert marked_processes(marker) == [], "Chromium or the Playwright driver outlived the crawl"
+
+
+def test_ctrl_c_closes_the_browser(tmp_path):
+    with SiteServer() as slow:
+        slow.routes["/"] = Route(html_page(body="".join(f'<a href="/p{i}">{i}</a>' for i in range(40))))
+        for i in range(40):
+            slow.routes[f"/p{i}"] = Route(html_page(adding(slow, "p", "en")), delay=0.3)
+        marker = f"qivrora-render-{uuid.uuid4()}"
+        crawl_process = _render_crawl(slow, marker, tmp_path)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(
+            b"chromium" in Path(f"/proc/{pid}/cmdline").read_bytes() for pid in marked_processes(marker)
+            if Path(f"/proc/{pid}/cmdline").exists()
+        ):
+            time.sleep(0.2)
+        assert crawl_process.poll() is None, "the crawl was still running when its browser started"
+        crawl_process.send_signal(signal.SIGINT)
+        output, _ = crawl_process.communicate(timeout=60)
+    assert "shutting down gracefully" in output, output[-2000:]
+    time.sleep(0.5)
+    assert marked_processes(marker) == [], "Chromium or the Playwright driver outlived the crawl"

@@ -20,6 +20,7 @@ import asyncio
 import itertools
 import logging
 import time
+import zlib
 from contextlib import suppress
 from typing import TYPE_CHECKING, Any
 
@@ -42,8 +43,8 @@ logger = logging.getLogger(__name__)
 POLL = 0.1
 #: Seconds allowed to read the DOM once the wait is over (a page whose scripts never yield fails here).
 READ_GRACE = 2.0
-#: Headers that describe the bytes on the wire, not the body handed to the browser.
-HOP_HEADERS = {b"content-length", b"transfer-encoding", b"connection", b"keep-alive"}
+#: Headers that describe the bytes on the wire, not the (decoded) body handed to the browser.
+HOP_HEADERS = {b"content-length", b"transfer-encoding", b"connection", b"keep-alive", b"content-encoding"}
 
 HEAD_JS = "() => document.head ? document.head.outerHTML : ''"
 
@@ -54,6 +55,7 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
         self.crawler = crawler
         self.options = RenderOptions.from_settings(crawler.settings)
         self.slots = asyncio.Semaphore(self.options.concurrency)
+        self.max_size = crawler.settings.getint("DOWNLOAD_MAXSIZE") or 64 * 1024 * 1024
         self._numbers = itertools.count(1)
         self._guard: PrivateAddressGuard | None = None
         self._guard_found = False
@@ -74,6 +76,10 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
         """Never raises: a page that cannot be rendered is a result (HL703), its served facts stand."""
         stats = self.crawler.stats
         assert stats is not None
+        # Scrapy decompresses after the handler; a fulfilled navigation is taken as it is given.
+        body = decoded(response.body, response.headers.getlist(b"Content-Encoding"), self.max_size)
+        if body is None:
+            return RenderResult(None, "its Content-Encoding could not be decoded for the browser")
         async with self.slots:
             started = time.monotonic()
             name = f"qivrora-render-{next(self._numbers)}"
@@ -88,7 +94,7 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 page = await self._create_page(request=request, spider=self.crawler.spider)
                 context = page.context
                 result = await asyncio.wait_for(
-                    self._render(page, context, request, response, started),
+                    self._render(page, context, request, response, body, started),
                     timeout=self.options.timeout + 3 * READ_GRACE,
                 )
             except asyncio.TimeoutError:
@@ -115,11 +121,17 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
         return result
 
     async def _render(
-        self, page: Page, context: BrowserContext, request: Request, response: Response, started: float
+        self,
+        page: Page,
+        context: BrowserContext,
+        request: Request,
+        response: Response,
+        body: bytes,
+        started: float,
     ) -> RenderResult:
         deadline = started + self.options.timeout
         navigated: list[str] = []
-        await context.route("**/*", self._router(page, request, response, navigated))
+        await context.route("**/*", self._router(page, response, body, navigated))
         await page.goto(request.url, wait_until="commit", timeout=self.options.timeout * 1000)
         settled = True
         try:
@@ -155,7 +167,7 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
         except asyncio.TimeoutError:
             return None
 
-    def _router(self, page: Page, request: Request, response: Response, navigated: list[str]) -> Any:
+    def _router(self, page: Page, response: Response, body: bytes, navigated: list[str]) -> Any:
         """Answer the page's own navigation with the served bytes; let subresources pass the guard."""
         answered = False
         headers = _fulfil_headers(response)
@@ -171,7 +183,7 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
                         await route.abort("blockedbyclient")  # a popup: no crawl URL, nothing to read
                     elif not answered:
                         answered = True
-                        await route.fulfill(status=response.status, headers=headers, body=response.body)
+                        await route.fulfill(status=response.status, headers=headers, body=body)
                     else:
                         # location.href, a meta refresh: this URL's page is gone. Answered "no content",
                         # so the browser stays where it was; the page is HL703.
@@ -213,6 +225,35 @@ def _fulfil_headers(response: Response) -> dict[str, str]:
         joiner = "\n" if key == "set-cookie" else ", "
         found[key] = joiner.join(v.decode("latin-1") for v in values)
     return found
+
+
+def decoded(body: bytes, encodings: list[bytes], limit: int) -> bytes | None:
+    """The body without its Content-Encoding (gzip, deflate; br and zstd where their modules are
+    installed), at most `limit` bytes; None where it cannot be decoded."""
+    names = [part.strip().lower() for value in encodings for part in value.decode("latin-1").split(",")]
+    for name in reversed([n for n in names if n and n != "identity"]):
+        try:
+            if name in ("gzip", "x-gzip", "deflate"):
+                wbits = 16 + zlib.MAX_WBITS if name != "deflate" else zlib.MAX_WBITS
+                try:
+                    body = zlib.decompressobj(wbits).decompress(body, limit)
+                except zlib.error:
+                    if name != "deflate":
+                        raise
+                    body = zlib.decompressobj(-zlib.MAX_WBITS).decompress(body, limit)  # raw deflate
+            elif name == "br":
+                import brotli  # type: ignore[import-not-found]
+
+                body = brotli.decompress(body)
+            elif name == "zstd":
+                import zstandard  # type: ignore[import-not-found]
+
+                body = zstandard.ZstdDecompressor().decompress(body, max_output_size=limit)
+            else:
+                return None
+        except Exception:  # zlib.error, ImportError, the modules' own errors
+            return None
+    return body
 
 
 def _describe(exc: PlaywrightError) -> str:
