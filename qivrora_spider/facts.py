@@ -173,6 +173,9 @@ class SitemapEntry:
     line: int | None = None
     annotations: list[Annotation] = field(default_factory=list)
     ignored: list[IgnoredAnnotation] = field(default_factory=list)
+    #: Its place among the <url> elements of its file (1, 2, ...): a minified sitemap has every entry
+    #: on line 1, and a URL listed twice there is two entries (SM013). 0 in facts of older versions.
+    position: int = 0
 
 
 @dataclass(slots=True)

@@ -22,7 +22,7 @@ class FactStore:
         self.entries: list[SitemapEntry] = []
         self.linked: set[str] = set()
         self.crawls: list[CrawlInfo] = []
-        self._entry_keys: set[tuple[str, str, int | None]] = set()
+        self._entry_keys: set[tuple[str, str, int | None, int]] = set()
 
     def add(self, fact: Any) -> None:
         if isinstance(fact, Page):
@@ -30,7 +30,8 @@ class FactStore:
         elif isinstance(fact, TargetStatus):
             self._add_status(fact)
         elif isinstance(fact, SitemapEntry):
-            key = (fact.sitemap, fact.loc, fact.line)
+            # The same entry read twice (overlapping exports) is one; a URL listed twice is two.
+            key = (fact.sitemap, fact.loc, fact.line, fact.position)
             if key not in self._entry_keys:
                 self._entry_keys.add(key)
                 self.entries.append(fact)

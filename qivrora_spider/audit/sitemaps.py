@@ -709,16 +709,25 @@ def url_in_multiple_sitemaps(ctx: AuditContext) -> Iterator[Hit]:
         for own, sitemap in enumerate(files):
             listings = by_file[sitemap]
             said = []
+            # Where lines do not tell the listings apart (a minified sitemap is one line), their
+            # places among the file's entries do: one row per entry, each its own.
+            by_position = len({entry.line for entry in listings}) < len(listings) and all(
+                entry.position for entry in listings
+            )
             if len(listings) > 1:
-                lines = sorted(entry.line for entry in listings if entry.line)
-                named = name_list(map(str, lines), quoted=False)
-                at = f" (lines {named})" if len(lines) == len(listings) else ""  # hand-made facts lack lines
+                places = sorted(entry.position if by_position else entry.line for entry in listings)
+                named = name_list(map(str, places), quoted=False)
+                at = (
+                    f" (entries {named})" if by_position
+                    else f" (lines {named})" if all(places) else ""  # hand-made facts lack lines
+                )
                 said.append(f"it lists {'twice' if len(listings) == 2 else f'{len(listings)} times'}{at}")
             if len(files) > 1:
                 said.append(f"is also listed in {_all_but(files, own)}")
             why = f"which {' and which '.join(said)}: list each URL once, in one sitemap only"
             for entry in listings:
-                yield _entry_hit(entry, f"{_lists(entry)}, {why}.")
+                which = f" as entry {entry.position}" if by_position else ""
+                yield _entry_hit(entry, f"{_lists(entry)}{which}, {why}.")
 
 
 def _all_but(names: list[str], own: int, cap: int = 5) -> str:

@@ -46,15 +46,17 @@ def read_sitemap(
         yield sitemap
         return
     reader = SitemapReader(body)
+    position = 0
     for item in reader.entries():
         if isinstance(item, ParsedUrl):
+            position += 1
             loc_url = resolve(item.loc)
             if loc_url is None:
                 sitemap.errors.append(f"line {item.line}: <loc> {item.loc!r} is not an absolute http(s) URL")
             annotations, ignored = _alternates(item.alternates, loc_url or url, url)
             yield SitemapEntry(
                 sitemap=url, loc=written(item.loc, loc_url), url=loc_url, lastmod=item.lastmod,
-                line=item.line, annotations=annotations, ignored=ignored,
+                line=item.line, annotations=annotations, ignored=ignored, position=position,
             )
         else:
             child = resolve(item.loc)

@@ -592,3 +592,13 @@ def test_sm006_near_miss_sitemap_cross_submitted_by_another_host() -> None:
     cdn = "https://cdn.ex.com/ex.xml"
     facts = [robots(HOST, cdn), robots("https://cdn.ex.com"), sitemap_file(cdn, via="robots"), entry(cdn, EN)]
     assert hits(facts, "SM006") == []
+
+
+def test_sm013_a_url_listed_twice_in_a_minified_sitemap_is_two_rows() -> None:
+    body = urlset_bytes(f"<url><loc>{EN}</loc></url>", f"<url><loc>{DE}</loc></url>", f"<url><loc>{EN}</loc></url>")
+    facts = list(read_sitemap(url=SM, body=body.replace(b"\n", b""), status=200, via="robots"))
+    assert {fact.line for fact in facts if hasattr(fact, "loc")} == {1}, "minified: every entry on line 1"
+    found = hits(facts, "SM013")
+    assert [(f.url, f.target) for f in found] == [(SM, EN), (SM, EN)]
+    assert sorted(f.message.split(", which", 1)[0].rsplit(" ", 1)[-1] for f in found) == ["1", "3"]
+    assert all("it lists twice (entries 1 and 3)" in f.message for f in found)
