@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping
@@ -19,6 +20,23 @@ from qivrora_spider.demo.site_server import SiteServer
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
 ROOT = Path(__file__).resolve().parents[1]
+#: What a developer's checkout holds that is no part of the project.
+NOT_SOURCE = (
+    ".venv",
+    ".git",
+    "__pycache__",
+    "build",
+    "*.egg-info",
+    ".qivrora",
+    ".pytest_cache",
+    ".hypothesis",
+)
+
+
+def copy_checkout(destination: Path) -> Path:
+    """The project's files, to build from: builds write into the source folder (build/, *.egg-info)."""
+    shutil.copytree(ROOT, destination, ignore=shutil.ignore_patterns(*NOT_SOURCE))
+    return destination
 
 #: Crawl settings for tests: fast, the rest as shipped.
 FAST = {
@@ -102,4 +120,4 @@ def other_site() -> Iterator[SiteServer]:
         yield server
 
 
-__all__ = ["crawl", "CrawlResult", "project_settings", "ROOT"]
+__all__ = ["copy_checkout", "crawl", "CrawlResult", "project_settings", "ROOT"]

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import configparser
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -18,28 +18,16 @@ import requests
 
 from qivrora_spider.findings import FINDING_FIELDS
 
-from .conftest import ROOT
+from .conftest import copy_checkout
 from .fixture_sites import multilingual_site
 
-#: What a developer's checkout holds that is no part of the project.
-NOT_SOURCE = (
-    ".venv",
-    ".git",
-    "__pycache__",
-    "build",
-    "*.egg-info",
-    ".qivrora",
-    ".pytest_cache",
-    ".hypothesis",
-)
 #: Seconds to wait for Scrapyd to answer, and for a job to finish.
 WAIT = 90
 
 
 def build_egg(tmp_path: Path) -> Path:
     """The egg `scrapyd-deploy --build-egg` builds, from a copy of the checkout (it writes build files)."""
-    source, egg = tmp_path / "source", tmp_path / "qivrora.egg"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(*NOT_SOURCE))
+    source, egg = copy_checkout(tmp_path / "source"), tmp_path / "qivrora.egg"
     subprocess.run(
         [sys.executable, "-m", "scrapyd_client.deploy", "--build-egg", str(egg)],
         cwd=source,
@@ -132,12 +120,9 @@ def test_the_egg_deployed_on_scrapyd_crawls_and_each_jobs_findings_land_in_items
         assert not [name for name in names if name.startswith("settings/")], "no top-level settings package"
         assert "qivrora_spider/report/templates/report.html.j2" in names, "package data"
         assert not [name for name in names if name.startswith(("tests/", "bench/"))]
-        assert archive.read("EGG-INFO/entry_points.txt").decode().split() == [
-            "[scrapy]",
-            "settings",
-            "=",
-            "qivrora_spider.settings",
-        ]
+        entry_points = configparser.ConfigParser()
+        entry_points.read_string(archive.read("EGG-INFO/entry_points.txt").decode())
+        assert dict(entry_points["scrapy"]) == {"settings": "qivrora_spider.settings"}
 
     multilingual_site(site, other_site)
     home = tmp_path / "scrapyd"
