@@ -10,7 +10,9 @@ from __future__ import annotations
 import contextlib
 import gzip
 import json
+import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -28,7 +30,7 @@ from qivrora_spider.facts import Page, fact_from_dict, fact_to_dict
 from .conftest import ROOT, crawl
 
 #: Fast enough for tests, slow enough for a loaded CI machine to render a page.
-RENDER = {"QIVRORA_RENDER_TIMEOUT": 3, "QIVRORA_PROGRESS_INTERVAL": 0}
+RENDER = {"QIVRORA_RENDER_TIMEOUT": 3, "QIVRORA_PROGRESS_INTERVAL": 1}
 
 ADD = """<script>
 for (const [lang, href] of {pairs}) {{
@@ -114,7 +116,19 @@ def render_site():
 async def rendered(site):
     """The one render crawl of the fixture site (run by the first test that asks)."""
     if site.crawl is None:
-        site.crawl = await crawl(RENDER, start=site.url("/"), render="1")
+        lines: list[str] = []
+        handler = logging.Handler()
+        handler.emit = lambda record: lines.append(record.getMessage())  # type: ignore[method-assign]
+        progress = logging.getLogger("qivrora_spider.extensions.progress")
+        level = progress.level
+        progress.addHandler(handler)
+        progress.setLevel(logging.INFO)
+        try:
+            site.crawl = await crawl(RENDER, start=site.url("/"), render="1")
+        finally:
+            progress.removeHandler(handler)
+            progress.setLevel(level)
+        site.crawl.progress = lines
     return site.crawl
 
 
@@ -326,3 +340,25 @@ def test_ctrl_c_closes_the_browser(tmp_path):
     assert "shutting down gracefully" in output, output[-2000:]
     time.sleep(0.5)
     assert marked_processes(marker) == [], "Chromium or the Playwright driver outlived the crawl"
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_report_matrix_marks_annotations_that_exist_only_after_rendering(render_site):
+    from qivrora_spider.audit import AuditContext
+    from qivrora_spider.audit.fact_store import FactStore
+    from qivrora_spider.report import render_report
+
+    result = await rendered(render_site)
+    store = FactStore()
+    store.add_all(result.facts)
+    context = AuditContext(store)
+    html = render_report(context, audit(context))
+    # en and de of sync/en, late/en and gzip/en; the rewritten de of rewrite/en
+    assert html.count('<abbr class="rendered" title=') == 2 * 3 + 1
+
+
+@pytest_twisted.ensureDeferred
+async def test_the_progress_line_counts_rendered_pages(render_site):
+    result = await rendered(render_site)
+    assert result.progress, "the crawl takes seconds: progress lines come every second"
+    assert all(re.search(r"checked, \d+ rendered \(\d+ could not be\), \d+ queued", line) for line in result.progress)

@@ -29,6 +29,7 @@ class ProgressLog:
         self.crawler = crawler
         self.interval = interval
         self.pages = self.alternates = self.annotations = self.defects = 0
+        self.rendered = self.render_failed = 0  # -a render=1: pages through the browser, and HL703s
         self._task: task.LoopingCall | None = None
 
     @classmethod
@@ -44,6 +45,8 @@ class ProgressLog:
 
     def item_scraped(self, item: Any) -> None:
         if isinstance(item, Page):
+            self.rendered += item.rendered or item.render_error is not None
+            self.render_failed += item.render_error is not None
             if item.in_scope:
                 self.pages += 1
             else:
@@ -64,10 +67,12 @@ class ProgressLog:
         # What is queued, not what this process enqueued less what it dequeued: with a shared queue
         # (distributed crawls) workers dequeue each other's requests.
         queued = len(self.crawler.engine.scheduler)  # type: ignore[arg-type]
+        rendering = getattr(getattr(self.crawler.spider, "arguments", None), "render", False)
+        rendered = f", {self.rendered} rendered ({self.render_failed} could not be)" if rendering else ""
         logger.info(
-            "Progress: %d pages, %d alternates and other URLs checked, %d queued, "
+            "Progress: %d pages, %d alternates and other URLs checked%s, %d queued, "
             "%d annotations read, %d defects so far (graph checks run at the end)",
-            self.pages, self.alternates, queued, self.annotations, self.defects,
+            self.pages, self.alternates, rendered, queued, self.annotations, self.defects,
         )
 
     def spider_closed(self) -> None:

@@ -40,6 +40,7 @@ class Target:
     label: str  # "" when it is the column's usual URL
     returned: str  # "self", "yes", "no" (examined, no link back) or "unknown" (not examined)
     status: UrlStatus
+    rendered: bool = False  # named only after rendering (-a render=1): a script writes it (HL701)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,7 @@ def render_report(
         unclustered=unclustered[:MAX_CLUSTERS],
         unclustered_count=len(unclustered),
         kinds=KINDS,
+        rendered_marks=any(page.rendered for page in context.store.pages.values()),
         max_rows=MAX_ROWS,
         max_nodes=MAX_NODES,
         max_pages=MAX_MATRIX_PAGES,
@@ -194,6 +196,7 @@ def _matrix(context: AuditContext, members: list[str], languages: list[str]) -> 
                         "" if target == column.url else short_url(target, with_host=with_host),
                         _returned(context, url, target),
                         url_status(context, target),
+                        _only_rendered(context, url, target),
                     )
                     for target in named[url][column.language]
                 ),
@@ -209,6 +212,12 @@ def _matrix(context: AuditContext, members: list[str], languages: list[str]) -> 
             )
         )
     return Matrix(tuple(columns), tuple(rows))
+
+
+def _only_rendered(context: AuditContext, url: str, target: str) -> bool:
+    """Whether `url` names `target` only in its rendered HTML: the served page does not."""
+    sources = {a.source for a in context.usable_annotations(url) if a.url == target}
+    return sources == {"rendered"}
 
 
 def _text_language(context: AuditContext, url: str) -> tuple[str, bool]:
