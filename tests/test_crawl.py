@@ -39,6 +39,7 @@ async def test_site_crawl_fetches_every_page_sitemap_and_alternate_once(site, ot
     [
         pytest.param({}, False, id="nothing-compares-them"),
         pytest.param({"FEEDS": {"findings.csv": {"format": "csv"}}}, False, id="findings-feed"),
+        pytest.param({"FEEDS": {"hreflang.xml": {"format": "xml"}}}, False, id="junit-report"),
         pytest.param({"QIVRORA_STATE": "state.sqlite"}, True, id="crawl-state"),
         pytest.param({"FEEDS": {"facts.jsonl": {"format": "facts"}}}, True, id="facts-feed"),
         pytest.param({"FEEDS": {"items.jl": {"format": "marshal"}}}, True, id="scrapy-exporter"),

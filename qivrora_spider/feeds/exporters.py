@@ -45,8 +45,8 @@ class _FindingsOnly:
 
 
 def exports_facts(exporter: type) -> bool:
-    """Whether a feed exporter writes facts: every one but the findings table's."""
-    return not issubclass(exporter, _FindingsOnly)
+    """Whether a feed exporter writes facts: every one but the findings table's and the JUnit report's."""
+    return not issubclass(exporter, (_FindingsOnly, JUnitExporter))
 
 
 class FindingsCsvExporter(_FindingsOnly, CsvItemExporter):
