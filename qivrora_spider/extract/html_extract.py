@@ -11,6 +11,7 @@ pass gathers the page's main text, whose language HL503 compares with the declar
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from hashlib import blake2b
 from html import unescape
@@ -243,7 +244,7 @@ class _TextParts:
 
 
 #: Enough text to identify a language with confidence; more costs time and tells nothing new.
-MAIN_TEXT_LIMIT = 2000
+MAIN_TEXT_LIMIT = 1000
 
 #: Elements whose text is the page's own content.
 _MAIN_TAGS = frozenset({"main"})
@@ -251,6 +252,7 @@ _MAIN_TAGS = frozenset({"main"})
 #: outside its main content and articles (an article's own header holds its headline).
 _CHROME_TAGS = frozenset({"nav", "aside"})
 _BANNER_TAGS = frozenset({"header", "footer"})
+_REGION_TAGS = _MAIN_TAGS | _CHROME_TAGS | _BANNER_TAGS | {"article", "a"}
 
 
 class MainText:
@@ -268,15 +270,18 @@ class MainText:
     with whatever opened inside and was left unclosed.
     """
 
-    __slots__ = ("_regions", "_open", "_buckets", "_sizes")
+    __slots__ = ("_regions", "_region_tags", "_open", "_buckets", "_sizes")
 
     def __init__(self) -> None:
         self._regions: list[list] = []  # [tag, kind, depth]
+        self._region_tags: Counter[str] = Counter()  # tags of the open regions
         self._open = {"main": 0, "article": 0, "skip": 0}
         self._buckets: dict[str, list[str]] = {"main": [], "article": [], "body": []}
         self._sizes = {"main": 0, "article": 0, "body": 0}
 
     def start(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if not attrs and tag not in _REGION_TAGS and tag not in self._region_tags:
+            return  # most tags: no region opens or deepens
         kind = None
         if tag in _MAIN_TAGS:
             kind = "main"
@@ -295,6 +300,7 @@ class MainText:
                     kind = "main"
         if kind is not None:
             self._regions.append([tag, kind, 1])
+            self._region_tags[tag] += 1
             self._open[kind] += 1
             return
         for region in reversed(self._regions):
@@ -304,7 +310,7 @@ class MainText:
 
     def end(self, tag: str) -> None:
         regions = self._regions
-        if not regions:
+        if not regions or (tag not in self._region_tags and tag not in ("body", "html")):
             return
         if tag in ("body", "html"):
             self._close(0)
@@ -318,8 +324,11 @@ class MainText:
                 return
 
     def _close(self, index: int) -> None:
-        for _, kind, _ in self._regions[index:]:
+        for tag, kind, _ in self._regions[index:]:
             self._open[kind] -= 1
+            self._region_tags[tag] -= 1
+            if not self._region_tags[tag]:
+                del self._region_tags[tag]
         del self._regions[index:]
 
     def data(self, text: str) -> None:
