@@ -157,3 +157,17 @@ async def test_the_report_shows_what_each_text_reads_as_and_the_fix_leaves_it_ou
     assert [(d.url, d.reason) for d in fix.dropped] == [
         (site.url("/fr/setup/"), "is not translated yet: its main text reads as English, not `fr`")
     ]
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_build_folder_is_judged_as_the_site_served(site, tmp_path):
+    """Before publishing is where an untranslated page is cheapest to catch."""
+    language_sites(site)
+    start = site.url("/en/setup/") + "," + site.url("/en/p/grinder/")
+    served = await crawl(start=start)
+    site.export(tmp_path / "public")
+    offline = await crawl(site=str(tmp_path / "public"), base=site.url("/"), start=start)
+    assert sorted((f.check, f.url, f.message) for f in offline.findings if f.check == "HL503") == sorted(
+        (f.check, f.url, f.message) for f in served.findings if f.check == "HL503"
+    )
+    assert hl503(offline.findings, site) == {("/fr/setup/", "fr", "English"), ("/es/p/molinillo/", "es", "English")}
