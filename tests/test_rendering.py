@@ -362,3 +362,18 @@ async def test_the_progress_line_counts_rendered_pages(render_site):
     result = await rendered(render_site)
     assert result.progress, "the crawl takes seconds: progress lines come every second"
     assert all(re.search(r"checked, \d+ rendered \(\d+ could not be\), \d+ queued", line) for line in result.progress)
+
+
+@pytest_twisted.ensureDeferred
+async def test_settings_load_images_and_bound_the_browser_pages_at_once(site):
+    for i in range(6):
+        site.routes[f"/p{i}"] = Route(html_page(body=f'<img src="/img{i}.png" alt="">'), delay=0.2)
+        site.routes[f"/img{i}.png"] = Route(b"\x89PNG", content_type="image/png")
+    site.routes["/"] = Route(html_page(body="".join(f'<a href="/p{i}">{i}</a>' for i in range(6))))
+    result = await crawl(
+        {**RENDER, "QIVRORA_RENDER_BLOCK": "", "QIVRORA_RENDER_CONCURRENCY": 2}, start=site.url("/"), render="1"
+    )
+    assert all(site.requests("GET")[f"/img{i}.png"] == 1 for i in range(6)), "QIVRORA_RENDER_BLOCK='' loads them"
+    assert result.stats["qivrora/render/pages"] == 7
+    assert result.stats["playwright/page_count/max_concurrent"] <= 2
+    assert result.stats["playwright/context_count/max_concurrent"] <= 2

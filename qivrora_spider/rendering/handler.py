@@ -93,6 +93,7 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
             try:
                 page = await self._create_page(request=request, spider=self.crawler.spider)
                 context = page.context
+                self._phase("open", started)
                 result = await asyncio.wait_for(
                     self._render(page, context, request, response, body, started),
                     timeout=self.options.timeout + 3 * READ_GRACE,
@@ -107,8 +108,10 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 if context is not None:
                     # A fresh context per page: nothing of one page outlives it (memory, storage,
                     # service workers), as Google renders every page with a clean profile.
+                    closing = time.monotonic()
                     with suppress(Exception):
                         await asyncio.wait_for(context.close(), timeout=10)
+                    self._phase("close", closing)
         seconds = time.monotonic() - started
         result = RenderResult(result.html, result.error, round(seconds, 3), result.settled)
         stats.inc_value("qivrora/render/pages")
@@ -132,6 +135,7 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
         deadline = started + self.options.timeout
         navigated: list[str] = []
         await context.route("**/*", self._router(page, response, body, navigated))
+        phase = time.monotonic()
         await page.goto(request.url, wait_until="commit", timeout=self.options.timeout * 1000)
         settled = True
         try:
@@ -141,6 +145,7 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
         head = await self._head(page)
         if head is None:
             return RenderResult(None, f"timeout: its scripts kept the page busy for {self.options.timeout:g} s")
+        phase = self._phase("load", phase)
         quiet_since = time.monotonic()
         while time.monotonic() - quiet_since < self.options.settle:
             if time.monotonic() >= deadline:
@@ -152,13 +157,22 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
                 return RenderResult(None, f"timeout: its scripts kept the page busy for {self.options.timeout:g} s")
             if now != head:
                 head, quiet_since = now, time.monotonic()
+        phase = self._phase("settle", phase)
         if navigated:
             return RenderResult(None, f"a script navigates to {navigated[0]}")
         try:
             html = await asyncio.wait_for(page.content(), timeout=READ_GRACE)
         except asyncio.TimeoutError:
             return RenderResult(None, f"timeout: its scripts kept the page busy for {self.options.timeout:g} s")
+        self._phase("read", phase)
         return RenderResult(html, settled=settled)
+
+    def _phase(self, name: str, since: float) -> float:
+        """Add the seconds since `since` to the stats of one phase (where the time goes); now."""
+        now = time.monotonic()
+        assert self.crawler.stats is not None
+        self.crawler.stats.inc_value(f"qivrora/render/seconds/{name}", now - since)
+        return now
 
     async def _head(self, page: Page) -> str | None:
         """The page's <head> as it is now; None when its scripts do not let it be read."""
