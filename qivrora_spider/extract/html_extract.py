@@ -252,7 +252,7 @@ _MAIN_TAGS = frozenset({"main"})
 #: outside its main content and articles (an article's own header holds its headline).
 _CHROME_TAGS = frozenset({"nav", "aside"})
 _BANNER_TAGS = frozenset({"header", "footer"})
-_REGION_TAGS = _MAIN_TAGS | _CHROME_TAGS | _BANNER_TAGS | {"article", "a"}
+_REGION_TAGS = _MAIN_TAGS | _CHROME_TAGS | _BANNER_TAGS | {"article"}
 
 
 class MainText:
@@ -270,7 +270,7 @@ class MainText:
     with whatever opened inside and was left unclosed.
     """
 
-    __slots__ = ("_regions", "_region_tags", "_open", "_buckets", "_sizes")
+    __slots__ = ("_regions", "_region_tags", "_open", "_buckets", "_sizes", "_in_link", "_done")
 
     def __init__(self) -> None:
         self._regions: list[list] = []  # [tag, kind, depth]
@@ -278,16 +278,23 @@ class MainText:
         self._open = {"main": 0, "article": 0, "skip": 0}
         self._buckets: dict[str, list[str]] = {"main": [], "article": [], "body": []}
         self._sizes = {"main": 0, "article": 0, "body": 0}
+        # Links do not nest (a new <a> closes the open one): a flag, not a region.
+        self._in_link = False
+        # The main content's bucket is full: nothing later can change the text.
+        self._done = False
 
     def start(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if not attrs and tag not in _REGION_TAGS and tag not in self._region_tags:
+        if tag == "a":
+            self._in_link = True
+            return
+        if self._done or (not attrs and tag not in _REGION_TAGS and tag not in self._region_tags):
             return  # most tags: no region opens or deepens
         kind = None
         if tag in _MAIN_TAGS:
             kind = "main"
         elif tag == "article":
             kind = "article"
-        elif tag in _CHROME_TAGS or tag == "a" or (
+        elif tag in _CHROME_TAGS or (
             tag in _BANNER_TAGS and not (self._open["main"] or self._open["article"])
         ):
             kind = "skip"
@@ -309,11 +316,15 @@ class MainText:
                 return
 
     def end(self, tag: str) -> None:
+        if tag == "a":
+            self._in_link = False
+            return
         regions = self._regions
-        if not regions or (tag not in self._region_tags and tag not in ("body", "html")):
+        if self._done or not regions or (tag not in self._region_tags and tag not in ("body", "html")):
             return
         if tag in ("body", "html"):
             self._close(0)
+            self._in_link = False
             return
         for index in range(len(regions) - 1, -1, -1):
             region = regions[index]
@@ -333,14 +344,15 @@ class MainText:
 
     def data(self, text: str) -> None:
         open_ = self._open
-        if open_["skip"]:
+        if self._in_link or open_["skip"] or self._done:
             return
         bucket = "main" if open_["main"] else "article" if open_["article"] else "body"
         size = self._sizes[bucket]
         if size < MAIN_TEXT_LIMIT:
             piece = text[: MAIN_TEXT_LIMIT - size]
             self._buckets[bucket].append(piece)
-            self._sizes[bucket] = size + len(piece)
+            self._sizes[bucket] = size = size + len(piece)
+            self._done = bucket == "main" and size >= MAIN_TEXT_LIMIT
 
     def text(self) -> str:
         """The first bucket of main, article, body that has words."""
@@ -349,7 +361,6 @@ class MainText:
             if words:
                 return words
         return ""
-
 
 
 class _Extractor(HTMLParser):
