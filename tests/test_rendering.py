@@ -82,6 +82,9 @@ document.title = 'Rendered'; document.addEventListener('DOMContentLoaded', () =>
         "loop": html_page(*served(site, "loop", "en", "de"), "<script>while (true) {}</script>"),
         # a redirect by location.href: HL703, and the destination is not fetched by the browser
         "redirect": html_page(*served(site, "redirect", "en", "de"), "<script>location.href = '/redirect/elsewhere';</script>"),
+        # a popup and a dialog: the popup is refused, the dialog dismissed, and the page renders
+        "popup": html_page(*served(site, "popup", "en", "de"), "<script>window.open('/popup/elsewhere');</script>"),
+        "dialog": html_page(*served(site, "dialog", "en", "de"), "<script>alert('Cookies?'); confirm('Sure?');</script>"),
         # a script that asks an internal address: refused, the page renders
         "private": html_page(*served(site, "private", "en", "de"), f"""<script>
 fetch('http://localhost:{site.url('/').split(':')[2].split('/')[0]}/secret').catch(() => {{}});
@@ -175,13 +178,14 @@ async def test_served_annotations_rewritten_or_removed_are_hl702(render_site):
 @pytest_twisted.ensureDeferred
 async def test_unrelated_and_throwing_scripts_change_nothing(render_site):
     result = await rendered(render_site)
-    for case in ("unrelated", "throws", "private"):
+    for case in ("unrelated", "throws", "private", "popup", "dialog"):
         url = render_site.url(f"/{case}/en")
         page = result.page(url)
         assert page.rendered and page.render_error is None, case
         assert {a.source for a in page.annotations} == {"html"}, "as served, with their lines"
         assert all(a.line for a in page.annotations)
         assert not [f for f in result.findings if f.url == url and f.check.startswith("HL7")], case
+    assert "/popup/elsewhere" not in render_site.requests(), "a popup opens no page"
 
 
 @pytest_twisted.ensureDeferred
