@@ -63,6 +63,12 @@ class SourceGroup:
         return sorted({w.sitemap for w in self.items if w.sitemap})
 
 
+def written_in(annotation: Annotation) -> str:
+    """The source whose annotations are judged together: what a script writes (``rendered``) joins
+    the served <head>, since a rendered page has one head, whoever wrote its links."""
+    return "html" if annotation.source == "rendered" else annotation.source
+
+
 @per_audit
 def _may_be_faulty(ctx: AuditContext) -> set[str]:
     """URLs whose annotations as written may be at fault: all but those that are absolute, normalised
@@ -76,7 +82,7 @@ def _may_be_faulty(ctx: AuditContext) -> set[str]:
         if any(
             a.href != a.url or not a.in_head or check_hreflang(a.hreflang) is not None for a in listed
         ) or len(listed) != min(
-            len({(a.source, a.hreflang) for a in listed}), len({(a.source, a.url) for a in listed})
+            len({(written_in(a), a.hreflang) for a in listed}), len({(written_in(a), a.url) for a in listed})
         ):
             found.add(url)
     return found
@@ -89,8 +95,10 @@ def source_groups(ctx: AuditContext, *, per_entry: bool = False) -> Iterator[Sou
     for url in sorted(faulty & ctx.pages.keys()):
         by_source: dict[str, list[Written]] = defaultdict(list)
         for annotation in ctx.pages[url].annotations:
-            by_source[annotation.source].append(Written(annotation, annotation.sitemap))
+            by_source[written_in(annotation)].append(Written(annotation, annotation.sitemap))
         for source, items in sorted(by_source.items()):
+            if source == "html" and all(w.annotation.source == "rendered" for w in items):
+                source = "rendered"
             yield SourceGroup(url, source, tuple(items), url)
     entries_by_url = ctx.entries_by_url
     for url in sorted(faulty & entries_by_url.keys()):

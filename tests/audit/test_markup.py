@@ -355,3 +355,14 @@ def test_a_language_switcher_anchor_beside_a_real_annotation_is_not_reported():
     )
     pages[0].ignored.append(switcher)
     assert hits(pages, "HL104") == [], "the page annotates DE with a <link>: the <a hreflang> is harmless"
+
+
+def test_a_script_that_adds_a_second_url_for_a_served_value_is_hl106():
+    """A rendered page has one <head>: what a script writes joins what was served."""
+    pages = cluster(LANGS)
+    en = next(p for p in pages if p.url == EN)
+    en.annotations.append(ann("de", FR, "rendered"))
+    (finding,) = hits(pages, "HL106")
+    assert (finding.url, finding.hreflang, finding.source) == (EN, "de", "html")
+    only_rendered = [page(DE, ann("de", DE, "rendered"), ann("de", FR, "rendered"))]
+    assert [f.source for f in hits(only_rendered, "HL106")] == ["rendered"]
