@@ -16,6 +16,7 @@ from typing import Any, Iterator
 
 import requests
 
+from qivrora_spider.demo.site_server import Route, alternate, html_page
 from qivrora_spider.findings import FINDING_FIELDS
 
 from .conftest import copy_checkout
@@ -91,7 +92,7 @@ def api(url: str, endpoint: str, **kwargs: Any) -> dict[str, Any]:
     return body
 
 
-def run_job(url: str, start: str) -> str:
+def run_job(url: str, start: str, *arguments: tuple[str, str]) -> str:
     job: str = api(
         url,
         "schedule.json",
@@ -101,6 +102,7 @@ def run_job(url: str, start: str) -> str:
             ("start", start),
             ("setting", "AUTOTHROTTLE_ENABLED=False"),
             ("setting", "DOWNLOAD_DELAY=0"),
+            *arguments,
         ],
     )["jobid"]
     deadline = time.monotonic() + WAIT
@@ -125,6 +127,15 @@ def test_the_egg_deployed_on_scrapyd_crawls_and_each_jobs_findings_land_in_items
         assert dict(entry_points["scrapy"]) == {"settings": "qivrora_spider.settings"}
 
     multilingual_site(site, other_site)
+    # A page whose annotations a script writes, for a render job (-a render=1) under Scrapyd.
+    js = [("en", site.url("/js/en")), ("de", site.url("/js/de"))]
+    site.routes["/js/en"] = Route(html_page(f"""<script>
+for (const [lang, href] of {json.dumps(js)}) {{
+  const link = document.createElement('link');
+  Object.assign(link, {{rel: 'alternate', hreflang: lang, href}});
+  document.head.append(link);
+}}</script>"""))
+    site.routes["/js/de"] = Route(html_page(*(alternate(lang, href) for lang, href in js), lang="de"))
     home = tmp_path / "scrapyd"
     with scrapyd(home) as url:
         assert api(
@@ -135,6 +146,7 @@ def test_the_egg_deployed_on_scrapyd_crawls_and_each_jobs_findings_land_in_items
         )
         assert api(url, "listspiders.json", params={"project": "qivrora"})["spiders"] == ["hreflang"]
         jobs = [run_job(url, site.url("/")) for _ in range(2)]
+        rendered = run_job(url, site.url("/js/en"), ("render", "1"), ("setting", "QIVRORA_STATE="))
 
     runs = []
     for job in jobs:
@@ -149,3 +161,9 @@ def test_the_egg_deployed_on_scrapyd_crawls_and_each_jobs_findings_land_in_items
     assert {finding["change"] for finding in second} == {"persisting"}, "jobs share the crawl state"
     assert [{**f, "change": ""} for f in first] == [{**f, "change": ""} for f in second]
     assert (home / ".qivrora" / "state.sqlite").exists(), "in Scrapyd's working directory"
+
+    lines = (home / "items" / "qivrora" / "hreflang" / f"{rendered}.jl").read_text().splitlines()
+    found = [json.loads(line) for line in lines]
+    assert [(f["check"], f["url"]) for f in found if f["check"].startswith("HL7")] == [("HL701", site.url("/js/en"))]
+    js_findings = [f["check"] for f in found if "/js/" in f["url"] and f["check"] in ("HL108", "HL201")]
+    assert js_findings == [], "the graph follows the rendered page"
