@@ -263,3 +263,26 @@ def test_a_body_short_enough_to_be_complete_is_read_rather_than_stopped():
     spider.headers_received(headers, 0, head, spider)
     with pytest.raises(StopDownload):
         spider.headers_received(headers, 5_000_000, pdf, spider)
+
+
+def test_a_render_crawl_runs_with_the_distributed_profile(redis_url, site, tmp_path):
+    """-a render=1 on a worker: it renders the pages it fetches with its own browser."""
+    pair = [("en", site.url("/en/")), ("de", site.url("/de/"))]
+    site.routes["/en/"] = Route(html_page("<script>" + "".join(
+        f"document.head.insertAdjacentHTML('beforeend', '<link rel=\"alternate\" hreflang=\"{lang}\" href=\"{href}\">');"
+        for lang, href in pair
+    ) + "</script>"))
+    site.routes["/de/"] = Route(html_page(*(f'<link rel="alternate" hreflang="{lang}" href="{href}">' for lang, href in pair), lang="de"))
+    findings = tmp_path / "findings.csv"
+    worker = scrapy(
+        tmp_path / "worker.log", "crawl", "hreflang", "-a", f"start={site.url('/en/')}", "-a", "render=1",
+        *FAST, "-s", f"REDIS_URL={redis_url}", "-O", str(findings),
+        env={"SCRAPY_SETTINGS_MODULE": "settings.distributed"},
+    )
+    log = worker.finish()
+    assert "this worker is the last one out" in log
+    rows = findings.read_text().splitlines()
+    assert [row.split(",")[:1] + row.split(",")[3:4] for row in rows if row.startswith("HL7")] == [
+        ["HL701", site.url("/en/")]
+    ]
+    assert not [row for row in rows if row.startswith(("HL108", "HL201"))], "the graph follows the rendered page"
