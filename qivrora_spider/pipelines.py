@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, Iterator
 from scrapy import signals
 
 from .facts import Page, SitemapEntry, TargetStatus
-from .state.jobdir import kept
 from .signals import crawl_settling
+from .state.jobdir import kept
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

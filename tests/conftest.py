@@ -14,9 +14,9 @@ from scrapy.crawler import AsyncCrawlerRunner
 from scrapy.settings import Settings
 from twisted.internet.defer import Deferred
 
+from qivrora_spider.demo.site_server import SiteServer
 from qivrora_spider.facts import FACT_TYPES
 from qivrora_spider.findings import Finding
-from qivrora_spider.demo.site_server import SiteServer
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
 ROOT = Path(__file__).resolve().parents[1]

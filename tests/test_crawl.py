@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import pytest_twisted
 
-from qivrora_spider.spiders.arguments import ArgumentError
-from qivrora_spider.facts import CrawlInfo, Page, RobotsTxt, SitemapEntry, SitemapFile, TargetStatus
 from qivrora_spider.demo.site_server import Route, alternate, html_page
+from qivrora_spider.facts import CrawlInfo, Page, RobotsTxt, SitemapEntry, SitemapFile, TargetStatus
+from qivrora_spider.spiders.arguments import ArgumentError
 from qivrora_spider.spiders.hreflang import keeps_fingerprints
 
 from .conftest import crawl, project_settings

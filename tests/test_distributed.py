@@ -26,11 +26,18 @@ from scrapy.http import Headers
 from scrapy.settings import Settings
 
 from qivrora_spider.demo.site import build_demo_site
+from qivrora_spider.demo.site_server import Route, SiteServer, html_page
 from qivrora_spider.distributed.shared import (
-    AUDIT, DONE, LEFT, SETTLE, WAIT, SharedCrawl, crawl_key, facts_from_redis,
+    AUDIT,
+    DONE,
+    LEFT,
+    SETTLE,
+    WAIT,
+    SharedCrawl,
+    crawl_key,
+    facts_from_redis,
 )
 from qivrora_spider.facts import CrawlInfo
-from qivrora_spider.demo.site_server import Route, SiteServer, html_page
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
 from .conftest import ROOT

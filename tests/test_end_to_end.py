@@ -28,9 +28,9 @@ from qivrora_spider.demo.site import (
     build_demo_site,
     defects_table,
 )
+from qivrora_spider.demo.site_server import SiteServer
 from qivrora_spider.facts import Page, SitemapEntry
 from qivrora_spider.findings import FINDING_FIELDS, Finding
-from qivrora_spider.demo.site_server import SiteServer
 
 from .conftest import ROOT, CrawlResult, crawl
 

@@ -14,9 +14,9 @@ import pytest_twisted
 
 from qivrora_spider.audit import AuditContext, audit
 from qivrora_spider.audit.fact_store import FactStore
+from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.facts import Page, fact_to_dict, read_facts
 from qivrora_spider.report import cluster_fixes
-from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 
 from .audit.builders import CrawlInfo, ann, page
 from .conftest import crawl

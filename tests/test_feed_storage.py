@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 import pytest_twisted
 
+from qivrora_spider.demo.site_server import Route, alternate, html_page
 from qivrora_spider.feeds.storage import AtomicFileFeedStorage
 from qivrora_spider.findings import FINDING_FIELDS
-from qivrora_spider.demo.site_server import Route, alternate, html_page
 
 from .conftest import ROOT, crawl
 

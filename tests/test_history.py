@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest_twisted
 
-from qivrora_spider.facts import CrawlInfo
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
+from qivrora_spider.facts import CrawlInfo
 
 from .conftest import ROOT, crawl
 from .fixture_sites import url_entry, urlset

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 import pytest_twisted
 
+from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
+from qivrora_spider.extract.sitemap_parse import MAX_SITEMAP_BYTES
 from qivrora_spider.facts import CrawlInfo, Page, RobotsTxt, SitemapFile
 from qivrora_spider.spiders.page_text import MAX_PAGE_BYTES
-from qivrora_spider.extract.sitemap_parse import MAX_SITEMAP_BYTES
-from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 
 from .conftest import CrawlResult, crawl
 from .fixture_sites import sitemap_index, url_entry, urlset

@@ -21,7 +21,7 @@ import pytest
 
 from qivrora_spider import __version__
 
-from .conftest import ROOT, copy_checkout
+from .conftest import copy_checkout
 from .fixture_sites import multilingual_site
 from .test_cli import scrapy
 

@@ -9,9 +9,9 @@ import sys
 import time
 from pathlib import Path
 
+from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.facts import RobotsTxt, TargetStatus
 from qivrora_spider.state.jobdir import FACTS_FILE, FactLog
-from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 
 from .conftest import ROOT
 from .fixture_sites import url_entry, urlset

@@ -17,8 +17,8 @@ from qivrora_spider.audit import CHECKS
 from qivrora_spider.feeds.exporters import JUnitExporter
 from qivrora_spider.findings import Finding
 
-from .test_cli import FAST, scrapy
 from .fixture_sites import multilingual_site
+from .test_cli import FAST, scrapy
 
 SCHEMAS = Path(__file__).parent / "schemas"
 JUNIT = etree.XMLSchema(etree.parse(str(SCHEMAS / "junit.xsd")))

@@ -13,10 +13,10 @@ import pytest
 import pytest_twisted
 
 import settings as shipped
-from qivrora_spider.facts import RobotsTxt, SitemapFile, TargetStatus
-from qivrora_spider.extract.hreflang_values import check_hreflang
-from qivrora_spider.state.jobdir import FactLog
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
+from qivrora_spider.extract.hreflang_values import check_hreflang
+from qivrora_spider.facts import RobotsTxt, SitemapFile, TargetStatus
+from qivrora_spider.state.jobdir import FactLog
 
 from .conftest import FAST, CrawlResult, crawl
 from .fixture_sites import url_entry, urlset

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import pytest_twisted
 
-from qivrora_spider.spiders.arguments import ArgumentError, parse_arguments
-from qivrora_spider.facts import SitemapFile, TargetStatus
 from qivrora_spider.demo.site_server import Route, alternate, html_page
 from qivrora_spider.downloadermiddlewares.static_site import StaticSite, StaticSiteError
+from qivrora_spider.facts import SitemapFile, TargetStatus
+from qivrora_spider.spiders.arguments import ArgumentError, parse_arguments
 
 from .conftest import crawl
 from .fixture_sites import multilingual_site, url_entry, urlset

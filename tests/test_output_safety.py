@@ -14,9 +14,9 @@ import json
 import pytest
 import pytest_twisted
 
+from qivrora_spider.demo.site_server import Route, alternate, html_page
 from qivrora_spider.feeds.exporters import FORMULA_STARTS
 from qivrora_spider.findings import FINDING_FIELDS
-from qivrora_spider.demo.site_server import Route, alternate, html_page
 
 from .conftest import crawl, project_settings
 

@@ -16,16 +16,15 @@ from types import SimpleNamespace
 
 import pytest
 import pytest_twisted
-
-from qivrora_spider.downloadermiddlewares.addresses import internal_reason, ip_literal
-from qivrora_spider.facts import Page, SitemapFile, TargetStatus
 from scrapy.settings import Settings
 from twisted.internet import defer
 from twisted.internet.error import DNSLookupError
 
-from qivrora_spider.downloadermiddlewares import private_guard
-from qivrora_spider.downloadermiddlewares.private_guard import PrivateAddressGuard, start_hosts
 from qivrora_spider.demo.site_server import Route, alternate, html_page
+from qivrora_spider.downloadermiddlewares import private_guard
+from qivrora_spider.downloadermiddlewares.addresses import internal_reason, ip_literal
+from qivrora_spider.downloadermiddlewares.private_guard import PrivateAddressGuard, start_hosts
+from qivrora_spider.facts import Page, SitemapFile, TargetStatus
 
 from .conftest import crawl
 from .fixture_sites import sitemap_index, url_entry, urlset

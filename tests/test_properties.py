@@ -15,10 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qivrora_spider.downloadermiddlewares.addresses import internal_reason, ip_literal
-from qivrora_spider.feeds.exporters import FORMULA_STARTS, neutralise
-from qivrora_spider.facts import Page, SitemapEntry, SitemapFile, fact_from_dict, fact_to_dict
 from qivrora_spider.extract.page_facts import build_page
 from qivrora_spider.extract.sitemap_facts import read_sitemap
+from qivrora_spider.facts import Page, SitemapEntry, SitemapFile, fact_from_dict, fact_to_dict
+from qivrora_spider.feeds.exporters import FORMULA_STARTS, neutralise
 
 HEADER_NAMES = ("Content-Type", "Location", "Link", "Content-Language", "X-Robots-Tag")
 URLS = st.sampled_from(["https://example.com/a/b", "http://127.0.0.1:8000/", "https://xn--bcher-kva.example/%C3%A4?q=1"])

@@ -31,7 +31,6 @@ from qivrora_spider.extract.sitemap_parse import (
     sniff_sitemap,
 )
 
-
 OPEN_URLSET = f'<urlset xmlns="{SITEMAP_NS}" xmlns:xhtml="{XHTML_NS}">'
 
 

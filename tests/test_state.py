@@ -9,9 +9,16 @@ import textwrap
 
 import pytest
 
-from qivrora_spider.state.changes import cluster_changes, compare
 from qivrora_spider.findings import Finding
-from qivrora_spider.state.store import KEEP_RUNS, CrawlRecord, Observation, StateError, StateStore, history_key
+from qivrora_spider.state.changes import cluster_changes, compare
+from qivrora_spider.state.store import (
+    KEEP_RUNS,
+    CrawlRecord,
+    Observation,
+    StateError,
+    StateStore,
+    history_key,
+)
 
 from .conftest import ROOT
 

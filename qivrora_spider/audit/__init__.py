@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Iterable, Mapping
 
-from .fact_store import FactStore
 from ..findings import Finding
 from . import canonical, graph, language, markup, pages, rendering, sitemaps, sources, targets, values  # noqa: F401
 from .cluster_graph import cluster_graphs
 from .context import AuditContext
+from .fact_store import FactStore
 from .registry import CHECKS, SEVERITIES, Check, Hit
 
 __all__ = ["audit", "AuditContext", "CHECKS", "Check", "Finding", "resolve_settings"]

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..facts import Canonical
 from ..extract.hreflang_values import canonical_hreflang
+from ..facts import Canonical
 from .context import SOURCE_NAMES, AuditContext, is_usable, per_audit, places
 from .registry import Hit, check
 

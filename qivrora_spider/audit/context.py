@@ -13,10 +13,10 @@ from datetime import datetime, timezone
 from functools import cached_property, wraps
 from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, TypeVar
 
-from .fact_store import FactStore
-from ..facts import Annotation, Page, SitemapEntry, TargetStatus
 from ..extract.hreflang_values import canonical_hreflang
 from ..extract.urls import HrefKind, classify_href
+from ..facts import Annotation, Page, SitemapEntry, TargetStatus
+from .fact_store import FactStore
 from .hreflang_graph import Declared, HreflangGraph
 
 if TYPE_CHECKING:

@@ -13,11 +13,11 @@ from typing import Iterator
 
 import pycountry
 
+from ..extract.hreflang_values import canonical_hreflang, parse_language_tag, primary_language
 from ..extract.text_language import KNOWN as KNOWN_LANGUAGES
 from ..extract.text_language import group
-from ..facts import Annotation, Page
-from ..extract.hreflang_values import canonical_hreflang, parse_language_tag, primary_language
 from ..extract.urls import variant_key
+from ..facts import Annotation, Page
 from .context import SOURCE_ORDER, AuditContext, per_audit, where_read
 from .registry import Hit, check
 

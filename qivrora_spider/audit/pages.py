@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterator
 
-from ..facts import Annotation
 from ..extract.hreflang_values import canonical_hreflang, primary_language
+from ..facts import Annotation
 from .cluster_graph import ClusterGraph, self_variants
 from .context import AuditContext, per_audit
 from .markup import (

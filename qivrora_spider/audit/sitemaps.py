@@ -20,9 +20,15 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Iterator
 from urllib.parse import urlsplit
 
-from ..facts import Page, SitemapEntry, SitemapFile
-from ..extract.sitemap_parse import MAX_SITEMAP_BYTES, MAX_SITEMAP_URLS, NOT_A_SITEMAP, SITEMAP_NS, parse_w3c_datetime
+from ..extract.sitemap_parse import (
+    MAX_SITEMAP_BYTES,
+    MAX_SITEMAP_URLS,
+    NOT_A_SITEMAP,
+    SITEMAP_NS,
+    parse_w3c_datetime,
+)
 from ..extract.urls import normalised_origin, origin
+from ..facts import Page, SitemapEntry, SitemapFile
 from .context import AuditContext
 from .markup import name_list
 from .registry import Hit, check

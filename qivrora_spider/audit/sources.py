@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..facts import Annotation
 from ..extract.hreflang_values import canonical_hreflang
+from ..facts import Annotation
 from .context import SOURCE_ORDER, AuditContext, is_usable, page_part, places
 from .registry import Hit, check
 

@@ -17,8 +17,8 @@ from collections import defaultdict
 from http import HTTPStatus
 from typing import Callable, Iterator
 
-from ..facts import Annotation, Page
 from ..extract.urls import origin
+from ..facts import Annotation, Page
 from .context import MAX_CHAIN, AuditContext, per_audit, places
 from .pages import variant_self_references
 from .registry import Hit, check

@@ -15,6 +15,7 @@ from .context import AuditContext, per_audit
 from .markup import code, resolve, source_groups
 from .registry import Hit, check
 
+
 @per_audit
 def _value_hits(ctx: AuditContext) -> dict[str, list[Hit]]:
     """Check id -> hits, computed once per audit for the seven checks."""

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawl
 
-from ..spiders.arguments import parse_arguments
-from ..rendering import render_problem
 from ..extensions.audit import audit_settings
 from ..findings import at_or_above, fail_on_level
+from ..rendering import render_problem
+from ..spiders.arguments import parse_arguments
 from ..state.history import CrawlHistory
 
 if TYPE_CHECKING:

@@ -20,10 +20,10 @@ from scrapy.utils.conf import feed_process_params_from_cli
 from scrapy.utils.misc import load_object
 
 from ..audit import AuditContext, audit
-from ..feeds.exporters import JUnitExporter, write_items
-from ..extensions.audit import audit_settings, summary
 from ..audit.fact_store import FactStore
+from ..extensions.audit import audit_settings, summary
 from ..facts import read_facts
+from ..feeds.exporters import JUnitExporter, write_items
 from ..findings import at_or_above
 from ..report import write_outputs
 from .crawl import FINDINGS_FAILED, USAGE_ERROR, fail_on

@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Mapping
 
 from ..findings import SEVERITY_RANK
-from .site_server import SiteServer
 from .site import ANSWER_KEY, MAIN, SECOND, build_demo_site
+from .site_server import SiteServer
 
 #: `scrapy crawl` finds the project (scrapy.cfg, the settings package) in the folder it runs in.
 PROJECT = Path(__file__).resolve().parents[2]

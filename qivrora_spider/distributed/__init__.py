@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..downloadermiddlewares.robots import RobotsMiddleware
 from ..extensions.audit import AuditExtension
 from ..pipelines import StatusPipeline
-from ..downloadermiddlewares.robots import RobotsMiddleware
 from .extensions import SharedAuditExtension
 from .pipelines import SharedStatusPipeline
 from .robots import SharedRobotsMiddleware

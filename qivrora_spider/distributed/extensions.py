@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import DontCloseSpider
 
-from ..extensions.audit import AuditExtension
 from ..audit.fact_store import FactStore
+from ..extensions.audit import AuditExtension
 from ..facts import FACT_TYPES
 from .shared import DONE, LEFT, WAIT, SharedCrawl
 

@@ -8,6 +8,7 @@ from twisted.internet import error as net
 from twisted.python.failure import Failure
 from twisted.web._newclient import ResponseFailed, ResponseNeverReceived
 
+
 class RefusalRecorded(IgnoreRequest):
     """A request Qivrora chose not to send (robots.txt, an internal address, outside -a base),
     whose reason a middleware already recorded as a fact: the errback adds nothing."""

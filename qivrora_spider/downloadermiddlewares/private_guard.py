@@ -40,10 +40,10 @@ from scrapy.utils.httpobj import urlparse_cached
 from twisted.internet.error import DNSLookupError
 from twisted.internet.threads import deferToThread
 
-from .addresses import internal_reason, ip_literal
-from ..facts import SitemapFile, TargetStatus
-from .fetch_errors import RefusalRecorded
 from ..extract.sitemap_parse import SitemapReader
+from ..facts import SitemapFile, TargetStatus
+from .addresses import internal_reason, ip_literal
+from .fetch_errors import RefusalRecorded
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

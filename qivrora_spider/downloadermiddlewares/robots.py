@@ -17,10 +17,10 @@ from scrapy.http import Response
 from scrapy.utils.defer import maybe_deferred_to_future
 from twisted.internet.defer import Deferred
 
-from ..facts import RobotsTxt, TargetStatus
-from .fetch_errors import RefusalRecorded, describe_failure
-from ..signals import robots_recorded
 from ..extract.urls import InvalidURL, normalize_url, origin
+from ..facts import RobotsTxt, TargetStatus
+from ..signals import robots_recorded
+from .fetch_errors import RefusalRecorded, describe_failure
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -22,10 +22,10 @@ from ..audit import AuditContext, audit, resolve_settings
 from ..audit.fact_store import FactStore
 from ..facts import FACT_TYPES
 from ..findings import SEVERITY_RANK, Finding
-from ..state.history import CrawlHistory
-from ..state.jobdir import FactLog
 from ..report import write_outputs
 from ..signals import audit_items, crawl_settling
+from ..state.history import CrawlHistory
+from ..state.jobdir import FactLog
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -14,8 +14,8 @@ from scrapy.exceptions import NotConfigured
 from twisted.internet import task
 
 from ..audit.context import is_usable
-from ..facts import Page, SitemapEntry, TargetStatus
 from ..extract.hreflang_values import check_hreflang
+from ..facts import Page, SitemapEntry, TargetStatus
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

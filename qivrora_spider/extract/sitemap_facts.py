@@ -14,6 +14,7 @@ from ..facts import Annotation, IgnoredAnnotation, SitemapEntry, SitemapFile
 from .page_facts import resolve, written
 from .sitemap_parse import ParsedAlternate, ParsedUrl, SitemapReader
 
+
 def _alternates(alternates: list[ParsedAlternate], loc_url: str, sitemap: str) -> tuple[list[Annotation], list[IgnoredAnnotation]]:
     annotations: list[Annotation] = []
     ignored: list[IgnoredAnnotation] = []

@@ -14,6 +14,7 @@ time in which the ``<head>`` stops changing.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 from dataclasses import dataclass
@@ -61,10 +62,8 @@ class RenderOptions:
 def render_problem(settings: BaseSettings) -> str | None:
     """Why a render crawl cannot run here, in one line; None when it can. Checked before any request."""
     try:
-        import importlib.util
-
         missing = [name for name in ("scrapy_playwright", "playwright") if importlib.util.find_spec(name) is None]
-    except (ImportError, ValueError):
+    except (ImportError, ValueError):  # a broken install
         missing = ["scrapy_playwright"]
     if missing:
         return "render: needs scrapy-playwright and playwright (pip install -r requirements.txt)"
@@ -101,8 +100,6 @@ def enable_rendering(settings: BaseSettings) -> None:
     settings.set("PLAYWRIGHT_MAX_CONTEXTS", options.concurrency, priority="spider")
     settings.set("PLAYWRIGHT_MAX_PAGES_PER_CONTEXT", 1, priority="spider")
     settings.set("PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT", options.timeout * 1000, priority="spider")
-
-
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,7 +33,8 @@ from ..extract.page_facts import is_html
 from . import RenderOptions, RenderResult
 
 if TYPE_CHECKING:
-    from playwright.async_api import BrowserContext, Page, Request as BrowserRequest, Route
+    from playwright.async_api import BrowserContext, Page, Route
+    from playwright.async_api import Request as BrowserRequest
     from scrapy.crawler import Crawler
     from scrapy.http import Request, Response
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import unquote
 from typing import Mapping
+from urllib.parse import unquote
 
 from ..extract.sitemap_parse import sniff_sitemap
 from ..extract.urls import InvalidURL, netloc, normalize_url

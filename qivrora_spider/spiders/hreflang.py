@@ -19,21 +19,21 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.misc import load_object
 from twisted.python.failure import Failure
 
-from .arguments import CrawlArguments, Scope, parse_arguments
-from ..feeds.exporters import exports_facts
-from ..facts import Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
 from ..downloadermiddlewares.fetch_errors import RefusalRecorded, describe_failure
-from ..state.history import setting_path
-from ..state.jobdir import kept
+from ..downloadermiddlewares.http_limits import allow_long_header_lines
 from ..extract.page_facts import build_page, followable, resolve
 from ..extract.rendered import failed_rendering, with_rendering
-from ..rendering import RenderResult, enable_rendering
-from .page_text import page_text
-from ..downloadermiddlewares.http_limits import allow_long_header_lines
-from ..signals import audit_items, robots_recorded
 from ..extract.sitemap_facts import read_sitemap
 from ..extract.sitemap_parse import sniff_sitemap
 from ..extract.urls import origin
+from ..facts import Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
+from ..feeds.exporters import exports_facts
+from ..rendering import RenderResult, enable_rendering
+from ..signals import audit_items, robots_recorded
+from ..state.history import setting_path
+from ..state.jobdir import kept
+from .arguments import CrawlArguments, Scope, parse_arguments
+from .page_text import page_text
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..findings import CHANGES, Finding
 from ..extract.sitemap_parse import parse_w3c_datetime
+from ..findings import CHANGES, Finding
 from .store import CrawlRecord, Membership, Observation
 
 if TYPE_CHECKING:

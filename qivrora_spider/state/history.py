@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 from scrapy.exporters import JsonLinesItemExporter
 from scrapy.utils.misc import load_object
 
-from .changes import Changes, compare, membership, record_of
 from ..feeds.exporters import write_items
+from .changes import Changes, compare, membership, record_of
 from .store import CrawlRecord, StateError, StateStore, history_key
 
 if TYPE_CHECKING:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from qivrora_spider.audit import audit
+from qivrora_spider.extract.urls import normalize_url
 from qivrora_spider.facts import (
     Annotation,
     Canonical,
@@ -17,7 +18,6 @@ from qivrora_spider.facts import (
     TargetStatus,
 )
 from qivrora_spider.findings import Finding
-from qivrora_spider.extract.urls import normalize_url
 
 __all__ = [
     "Annotation", "Canonical", "CrawlInfo", "IgnoredAnnotation", "Page", "RobotsTxt", "SitemapEntry",
