@@ -4,9 +4,10 @@ nginx (Debian: ``apt-get install -y nginx-light``) answers tens of thousands of 
 second on one core; it runs in the foreground (``daemon off``) from a config generated in a temp
 folder, access log off, and stops with the benchmark. Where nginx is absent, a threaded Python
 server serves the folder instead: enough for the smoke test, but on two cores it competes with the
-crawler for CPU, so numbers taken with it say so. Usage::
+crawler for CPU, so numbers taken with it say so. ``--access-log PATH`` logs every request as one
+line, ``METHOD URI STATUS``, so that a benchmark can count URLs fetched more than once. Usage::
 
-    python bench/serve.py /tmp/site --port 8080 [--server nginx|python]
+    python bench/serve.py /tmp/site --port 8080 [--server nginx|python] [--access-log PATH]
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ error_log {state}/error.log warn;
 {user}
 events {{ worker_connections 1024; }}
 http {{
-    access_log off;
+    {access_log}
     default_type text/html;
     types {{ text/html html; application/xml xml; text/plain txt; }}
     sendfile on;
@@ -86,12 +87,18 @@ def _wait_listening(port: int, alive: Callable[[], bool], timeout: float = 10.0)
 
 
 @contextmanager
-def _nginx(binary: str, root: Path, port: int) -> Iterator[Served]:
+def _nginx(binary: str, root: Path, port: int, access_log: Path | None) -> Iterator[Served]:
     with tempfile.TemporaryDirectory(prefix="qivrora-nginx-") as state:
         # Started by root, workers would run as `nobody`, who cannot read a mkdtemp folder (0700).
         user = "user root;" if os.geteuid() == 0 else ""
         config = Path(state) / "nginx.conf"
-        config.write_text(NGINX_CONFIG.format(state=state, user=user, port=port, root=root.resolve()))
+        logged = (
+            f"log_format bench '$request_method $request_uri $status'; access_log {access_log.resolve()} bench;"
+            if access_log else "access_log off;"  # off by default: a log line a request costs the server CPU
+        )
+        config.write_text(
+            NGINX_CONFIG.format(state=state, user=user, port=port, root=root.resolve(), access_log=logged)
+        )
         process = subprocess.Popen(
             [binary, "-p", state, "-e", f"{state}/error.log", "-c", str(config)],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
@@ -117,13 +124,23 @@ def _nginx(binary: str, root: Path, port: int) -> Iterator[Served]:
 class _QuietHandler(SimpleHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as nginx and Scrapy's pool use
 
+    #: Where each request is logged as ``METHOD URI STATUS`` (nginx's bench format), or nowhere.
+    access_log: Path | None = None
+    _lock = threading.Lock()
+
     def log_message(self, format: str, *args: object) -> None:
         pass
 
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        if self.access_log is not None:
+            with self._lock, self.access_log.open("a", encoding="utf-8") as log:
+                log.write(f"{self.command} {self.path} {int(code)}\n")
+
 
 @contextmanager
-def _python(root: Path, port: int) -> Iterator[Served]:
-    server = ThreadingHTTPServer(("127.0.0.1", port), functools.partial(_QuietHandler, directory=str(root)))
+def _python(root: Path, port: int, access_log: Path | None) -> Iterator[Served]:
+    handler = type("_Handler", (_QuietHandler,), {"access_log": access_log})
+    server = ThreadingHTTPServer(("127.0.0.1", port), functools.partial(handler, directory=str(root)))
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, name="bench-site", daemon=True)
     thread.start()
@@ -135,12 +152,13 @@ def _python(root: Path, port: int) -> Iterator[Served]:
 
 
 @contextmanager
-def serve(root: Path, port: int, server: str = "auto") -> Iterator[Served]:
-    """Serve `root` on 127.0.0.1:`port` with nginx when present (or asked), else Python."""
+def serve(root: Path, port: int, server: str = "auto", access_log: Path | None = None) -> Iterator[Served]:
+    """Serve `root` on 127.0.0.1:`port` with nginx when present (or asked), else Python; each request
+    logged to `access_log` if given."""
     binary = nginx_binary() if server in ("auto", "nginx") else None
     if server == "nginx" and binary is None:
         raise RuntimeError("nginx not found: apt-get install -y nginx-light, or use --server python")
-    with (_nginx(binary, root, port) if binary else _python(root, port)) as served:
+    with (_nginx(binary, root, port, access_log) if binary else _python(root, port, access_log)) as served:
         yield served
 
 
@@ -151,9 +169,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("root", type=Path)
     parser.add_argument("--port", type=int, default=8080)
     parser.add_argument("--server", choices=("auto", "nginx", "python"), default="auto")
+    parser.add_argument("--access-log", type=Path, help="log each request here: METHOD URI STATUS")
     args = parser.parse_args(argv)
     signal.signal(signal.SIGTERM, signal.default_int_handler)  # stop as on Ctrl-C: nginx goes too
-    with serve(args.root, args.port, args.server) as served:
+    with serve(args.root, args.port, args.server, args.access_log) as served:
         print(f"serving {args.root} with {served.kind} at {served.base_url}/ (Ctrl-C stops)", flush=True)
         try:
             signal.pause()
