@@ -1,0 +1,240 @@
+"""Distributed crawls' speed (issue 17): one process against workers sharing one Redis.
+
+The benchmark site (bench/generate_site.py) is served by nginx on 127.0.0.1 (bench/serve.py) with its
+access log on, and this benchmark starts a ``redis-server`` of its own on a free port (saving
+nothing, in a temp folder). Each mode is a crawl of the whole site with the issue's settings:
+
+- ``single``: ``scrapy crawl hreflang``, the default settings, no Redis;
+- ``N`` (a number): N workers started together, ``SCRAPY_SETTINGS_MODULE=settings.distributed``.
+
+Modes alternate (single, 2, single, 2, ...) so that drift of a shared machine hits them alike; Redis
+is emptied and its command counts reset before each crawl. The wall time runs from starting the
+first process to the last one's exit, start-up and the audit by the last worker out included;
+pages/s is the site's page count over it. For each worker: its peak RSS (VmHWM, bench/run.py), its
+responses (its stats), and whether it audited. For the crawl: Redis commands per response (INFO
+commandstats) and URLs fetched more than once, GET and HEAD counted apart (the access log). Usage::
+
+    .venv/bin/python bench/distributed_bench.py --pages 20000 --repeat 3 --modes single,2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from statistics import median
+from typing import Any
+
+from redis import Redis
+from redis.exceptions import RedisError
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # run as `python bench/distributed_bench.py`
+    sys.path.insert(0, str(ROOT))
+
+from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
+from bench.run import hiwater_kib, machine  # noqa: E402
+from bench.serve import free_port, serve  # noqa: E402
+
+#: Issue 17's settings, for every process alike.
+FLAGS = (
+    "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8",
+    "-s", "QIVRORA_STATE=", "-s", "LOG_LEVEL=INFO", "-s", "STATS_CLASS=bench.stats.JsonFileStatsCollector",
+)
+AUDITOR = "this worker is the last one out"
+
+
+@dataclass
+class Worker:
+    peak_rss_mib: float
+    stats: dict[str, Any]
+    audited: bool
+
+
+@dataclass
+class Crawl:
+    mode: str
+    seconds: float
+    workers: list[Worker]
+    redis_commands: Counter[str]
+    duplicates: dict[str, int]  # method: URLs fetched more than once with it
+    findings: int | None
+
+    @property
+    def responses(self) -> int:
+        return sum(int(worker.stats.get("response_received_count", 0)) for worker in self.workers)
+
+
+@contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """A redis-server of the benchmark's own, on a free port: nothing saved, nothing shared."""
+    binary = shutil.which("redis-server")
+    if binary is None:
+        raise RuntimeError("redis-server not found: apt-get install -y redis-server")
+    port = free_port()
+    process = subprocess.Popen(
+        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
+         "--dir", str(folder)],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+    )
+    url = f"redis://127.0.0.1:{port}"
+    try:
+        client, deadline = Redis.from_url(url), time.monotonic() + 10
+        while True:
+            try:
+                client.ping()
+                break
+            except RedisError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("redis-server did not start") from None
+                time.sleep(0.05)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def commands_called(client: Redis) -> Counter[str]:
+    """Calls of each command since Redis's counts were last reset. The calls a script makes count
+    too, besides its EVALSHA: round trips are fewer than the total."""
+    return Counter({name.removeprefix("cmdstat_"): int(stats["calls"])
+                    for name, stats in client.info("commandstats").items()})
+
+
+def duplicates(access_log: Path, offset: int) -> dict[str, int]:
+    """URLs requested more than once since `offset` in the access log, for each method."""
+    with access_log.open("rb") as log:
+        log.seek(offset)
+        requests = Counter(tuple(line.split()[:2]) for line in log.read().decode().splitlines())
+    counted: Counter[str] = Counter()
+    for (method, _), times in requests.items():
+        counted[method] += times > 1
+    return {method: counted[method] for method in ("GET", "HEAD")}
+
+
+def crawl(mode: str, start: str, redis_url: str, work: Path, number: int, access_log: Path) -> Crawl:
+    client = Redis.from_url(redis_url)
+    client.flushall()
+    client.config_resetstat()
+    offset = access_log.stat().st_size if access_log.exists() else 0
+    count = 1 if mode == "single" else int(mode)
+    env = {**os.environ}
+    extra: tuple[str, ...] = ()
+    if mode != "single":
+        env["SCRAPY_SETTINGS_MODULE"] = "settings.distributed"
+        extra = ("-s", f"REDIS_URL={redis_url}")
+    processes, logs, peaks = [], [], []
+    started = time.perf_counter()
+    for index in range(count):
+        name = f"{mode}-{number}-{index}"
+        logs.append(work / f"{name}.log")
+        command = [sys.executable, "-m", "scrapy", "crawl", "hreflang", "-a", f"start={start}", *FLAGS, *extra,
+                   "-s", f"BENCH_STATS_FILE={work / name}.json", "-O", str(work / f"{name}.csv")]
+        with logs[-1].open("wb") as log:
+            processes.append(subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
+                                              stdout=log, stderr=log))
+        peaks.append(0)
+    try:
+        while any(process.poll() is None for process in processes):
+            peaks = [max(peak, hiwater_kib(process.pid)) for peak, process in zip(peaks, processes)]
+            time.sleep(0.02)
+    finally:  # the benchmark itself stopped: no worker left behind
+        for process in processes:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+    seconds = time.perf_counter() - started
+    workers = []
+    for index, (process, log, peak) in enumerate(zip(processes, logs, peaks)):
+        if process.returncode != 0:
+            raise RuntimeError(f"worker {index} of {mode}: exit {process.returncode}\n{log.read_text()[-2000:]}")
+        stats = json.loads((work / f"{mode}-{number}-{index}.json").read_text())
+        workers.append(Worker(peak / 1024, stats, mode == "single" or AUDITOR in log.read_text()))
+    findings = next((w.stats.get("qivrora/findings") for w in workers if w.audited), None)
+    return Crawl(mode, seconds, workers, commands_called(client), duplicates(access_log, offset), findings)
+
+
+def _row(*cells: object) -> str:
+    return "| " + " | ".join(str(cell) for cell in cells) + " |"
+
+
+def report(crawls: list[Crawl], pages: int) -> list[str]:
+    lines = [
+        _row("run", "mode", "wall s", "pages/s", "responses", "responses of each worker", "peak RSS MiB of each",
+             "Redis commands / response", "URLs fetched twice (GET, HEAD)", "findings"),
+        "|---:|---|---:|---:|---:|---|---|---:|---|---:|",
+    ]
+    for number, done in enumerate(crawls, 1):
+        each = ", ".join(
+            f"{int(w.stats.get('response_received_count', 0)):,}{' (audited)' if w.audited and len(done.workers) > 1 else ''}"
+            for w in done.workers
+        )
+        lines.append(_row(
+            number, done.mode, f"{done.seconds:.1f}", f"{pages / done.seconds:.0f}", f"{done.responses:,}", each,
+            ", ".join(f"{w.peak_rss_mib:.0f}" for w in done.workers),
+            f"{done.redis_commands.total() / done.responses:.1f}" if done.mode != "single" else "—",
+            f"{done.duplicates['GET']}, {done.duplicates['HEAD']}", done.findings,
+        ))
+    for number, done in enumerate(crawls, 1):
+        if done.mode != "single":
+            lines.append(f"\nRun {number}, Redis commands per response (scripts' own calls included): " + ", ".join(
+                f"{name} {calls / done.responses:.2f}" for name, calls in done.redis_commands.most_common()
+                if name not in ("flushall", "config|resetstat", "info")
+            ))
+    rates = {mode: median(pages / c.seconds for c in crawls if c.mode == mode) for mode in dict.fromkeys(c.mode for c in crawls)}
+    lines += ["", "Median pages/s: " + ", ".join(f"{mode}: {rate:.0f}" for mode, rate in rates.items())]
+    if "single" in rates:
+        lines.append("Ratio to one process: " + ", ".join(
+            f"{mode}: {rate / rates['single']:.2f}" for mode, rate in rates.items() if mode != "single"
+        ))
+    return lines
+
+
+def main(argv: list[str] | None = None) -> str:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_options(parser)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--modes", default="single,2", help="'single' or a number of workers, in turn")
+    parser.add_argument("--output", type=Path, default=ROOT / "bench" / "distributed-last-run.md")
+    args = parser.parse_args(argv)
+    modes = [mode.strip() for mode in args.modes.split(",")]
+    lines = [
+        f"# Distributed crawl benchmark, {datetime.now(timezone.utc).isoformat(timespec='seconds')}", "",
+        *machine(),
+        f"- command: `{' '.join(['python bench/distributed_bench.py', *(argv if argv is not None else sys.argv[1:])])}`",
+    ]
+    with tempfile.TemporaryDirectory(prefix="qivrora-distributed-bench-") as folder:
+        work = Path(folder)
+        port = free_port()
+        model = SiteModel(options_from(args), f"http://127.0.0.1:{port}")
+        write_site(work / "site", model)
+        access_log = work / "access.log"
+        crawls: list[Crawl] = []
+        with serve(work / "site", port, "nginx", access_log) as served, redis_server(work) as redis_url:
+            for number in range(args.repeat):
+                for mode in modes:
+                    crawls.append(crawl(mode, model.start_url, redis_url, work, number, access_log))
+                    done = crawls[-1]
+                    print(f"  {mode}: {args.pages / done.seconds:.0f} pages/s, {done.seconds:.1f} s, "
+                          f"{[int(w.stats.get('response_received_count', 0)) for w in done.workers]} responses, "
+                          f"duplicates {done.duplicates}", file=sys.stderr, flush=True)
+    lines += ["", f"## {args.pages:,} pages, served by {served.kind}", "", *report(crawls, args.pages)]
+    text = "\n".join(lines) + "\n"
+    args.output.write_text(text, encoding="utf-8")
+    print(text)
+    return text
+
+
+if __name__ == "__main__":
+    main()
