@@ -41,6 +41,12 @@ CASES: tuple[Case, ...] = (
         "test_hostile_input.py::test_sitemap_of_60_mb_is_read_up_to_the_50_mb_limit",
     ),
     Case(
+        "Sitemap of 70 MB, past `DOWNLOAD_MAXSIZE` (64 MiB), as a start URL or named by robots.txt",
+        "Downloaded only up to 52,428,800 bytes (the size cap is the protocol's, not DOWNLOAD_MAXSIZE, which "
+        "would drop the file whole), and read that far. SM003, not a download error",
+        "test_hostile_input.py::test_sitemap_larger_than_download_maxsize_is_sm003_not_a_download_error",
+    ),
+    Case(
         "Sitemap of 60 MB whose whitespace after one `<url>` is a single text node (six times libxml2's "
         "default 10 MB limit), plain or gzip",
         "Read as the valid XML it is (libxml2's text limit lifted; the 50 MB cap bounds it) up to 52,428,800 "

@@ -182,6 +182,27 @@ async def test_sitemap_of_60_mb_is_read_up_to_the_50_mb_limit(site, caplog):
     assert measured.rss_growth is None or measured.rss_growth < 300 * MB
 
 
+@pytest.mark.parametrize("found", ["start", "robots"])
+@pytest_twisted.ensureDeferred
+async def test_sitemap_larger_than_download_maxsize_is_sm003_not_a_download_error(site, found, caplog):
+    """70 MB, past DOWNLOAD_MAXSIZE (64 MiB), which would drop the whole file: the download stops at
+    the protocol's 50 MB instead, and what arrived is read."""
+    a = site.url
+    body = _padded_urlset([a("/en/"), a("/de/")], entries=70)
+    assert len(body) > 64 * MB
+    _one_page_site(site, **{"/big.xml": Route(body, content_type="application/xml")})
+    if found == "robots":
+        site.routes["/robots.txt"] = Route(f"Sitemap: {a('/big.xml')}\n", content_type="text/plain")
+    result, measured = await bounded_crawl(caplog, start=a("/big.xml" if found == "start" else "/en/"), trace=True)
+    del body
+    (sitemap,) = [f for f in result.of(SitemapFile) if f.url == a("/big.xml")]
+    assert sitemap.truncated and sitemap.error is None
+    assert any("larger than 52,428,800 bytes" in m for m in findings(result, "SM003"))
+    assert "SM004" not in result.checks()
+    assert result.page(a("/en/")).status == 200, "the entries before the limit are audited"
+    assert measured.python_peak is not None and measured.python_peak < 200 * MB
+
+
 @pytest.mark.parametrize("served", ["plain", "gzip"])
 @pytest_twisted.ensureDeferred
 async def test_sitemap_of_60_mb_of_whitespace_is_too_large_not_invalid_xml(site, served, caplog):

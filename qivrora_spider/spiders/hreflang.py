@@ -24,7 +24,7 @@ from ..downloadermiddlewares.http_limits import allow_long_header_lines
 from ..extract.page_facts import build_page, followable, resolve
 from ..extract.rendered import failed_rendering, with_rendering
 from ..extract.sitemap_facts import read_sitemap
-from ..extract.sitemap_parse import sniff_sitemap
+from ..extract.sitemap_parse import MAX_SITEMAP_BYTES, sniff_sitemap
 from ..extract.urls import origin
 from ..facts import Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
 from ..feeds.exporters import exports_facts
@@ -48,6 +48,10 @@ BODY_TYPES = ("text/", "application/xhtml", "application/xml", "application/gzip
 
 #: Answers that mean "this server does not do HEAD", not "this URL is broken".
 HEAD_REFUSED = (405, 501)
+
+#: The meta of a request that may fetch a sitemap: its size is bounded by ``bytes_received`` at the
+#: protocol's limit rather than by DOWNLOAD_MAXSIZE (which drops a larger file whole).
+SITEMAP_SIZED = {"download_maxsize": 0, "qivrora_received": 0}
 
 #: Twisted reads a socket 64 KiB at a time: a body this short may have arrived with its headers.
 WHOLE_IN_ONE_READ = 64 * 1024
@@ -114,6 +118,7 @@ class HreflangSpider(Spider):
         allow_long_header_lines()  # a Link header listing many alternates is longer than 16 KiB
         crawler.signals.connect(spider.robots_recorded, signal=robots_recorded)
         crawler.signals.connect(spider.headers_received, signal=signals.headers_received)
+        crawler.signals.connect(spider.bytes_received, signal=signals.bytes_received)
         crawler.signals.connect(spider.engine_started, signal=signals.engine_started)
         return spider
 
@@ -176,7 +181,11 @@ class HreflangSpider(Spider):
             yield self._left_out(url)
             return
         in_scope = url in self.scope and not self.arguments.list_mode
-        meta = {"qivrora_url": url, "qivrora_depth": depth, "qivrora_in_scope": in_scope or from_start}
+        meta: dict[str, Any] = {
+            "qivrora_url": url, "qivrora_depth": depth, "qivrora_in_scope": in_scope or from_start
+        }
+        if from_start:
+            meta.update(SITEMAP_SIZED)  # a start URL may be a sitemap, recognised once it has arrived
         if self.arguments.render:
             meta["qivrora_render"] = True  # rendered if it answers 200 with HTML (rendering.handler)
         yield Request(
@@ -192,7 +201,7 @@ class HreflangSpider(Spider):
                 url,
                 callback=self.parse_sitemap,
                 errback=self.sitemap_failed,
-                meta={"qivrora_url": url, "qivrora_via": via, "qivrora_parent": parent},
+                meta={"qivrora_url": url, "qivrora_via": via, "qivrora_parent": parent, **SITEMAP_SIZED},
                 priority=10,
             )
 
@@ -253,6 +262,16 @@ class HreflangSpider(Spider):
         for url in sitemaps:
             for request in self.sitemap(url, via=via):
                 self.crawler.engine.crawl(request)
+
+    def bytes_received(self, data: bytes, request: Request, spider: Spider) -> None:
+        """Stop a sitemap (or a start URL, which may be one) past the protocol's 50 MB: what follows
+        is never read (SM003 says so), and DOWNLOAD_MAXSIZE, which would drop the whole file instead
+        and leave a download error (SM004), is off for these requests."""
+        if "qivrora_received" not in request.meta:
+            return
+        received = request.meta["qivrora_received"] = request.meta["qivrora_received"] + len(data)
+        if received > MAX_SITEMAP_BYTES:
+            raise StopDownload(fail=False)
 
     def headers_received(self, headers: Any, body_length: int, request: Request, spider: Spider) -> None:
         """Stop downloading bodies the audit has no use for: a PDF is judged by its headers.
