@@ -281,3 +281,16 @@ async def test_a_compressed_page_too_large_to_inflate_is_recorded_not_dropped(si
     bomb = result.page(a("/de/"))
     assert bomb.status is None and bomb.error == "ignored"
     assert ("HL404", a("/de/")) in {(f.check, f.target) for f in result.findings}
+
+
+@pytest_twisted.ensureDeferred
+async def test_progress_counts_no_url_that_was_left_out_as_checked(site, caplog):
+    a = site.url
+    site.routes["/robots.txt"] = Route("User-agent: *\nDisallow: /fr/\n", content_type="text/plain")
+    site.routes["/"] = Route(html_page(alternate("en", a("/")), alternate("fr", a("/fr/")), body='<a href="/slow/">more</a>'))
+    site.routes["/slow/"] = Route(html_page(), delay=1.0)  # the crawl goes on after /fr/ was refused
+    with caplog.at_level("INFO", logger="qivrora_spider.extensions.progress"):
+        result = await crawl({"QIVRORA_PROGRESS_INTERVAL": 0.2}, start=a("/"))
+    assert [s.not_examined for s in result.of(TargetStatus) if s.url == a("/fr/")] == ["robots"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "qivrora_spider.extensions.progress"]
+    assert len(lines) >= 3 and all(" 0 alternates and other URLs checked" in line for line in lines)

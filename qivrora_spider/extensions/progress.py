@@ -51,8 +51,8 @@ class ProgressLog:
                 self.pages += 1
             else:
                 self.alternates += 1
-        elif isinstance(item, TargetStatus):
-            self.alternates += 1
+        elif isinstance(item, TargetStatus) and item.not_examined is None:
+            self.alternates += 1  # a URL left out (robots, limits, internal address) was not checked
         if isinstance(item, (Page, SitemapEntry)):
             self.annotations += len(item.annotations)
             self.defects += len(item.ignored) + sum(
