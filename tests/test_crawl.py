@@ -287,7 +287,9 @@ async def test_a_compressed_page_too_large_to_inflate_is_recorded_not_dropped(si
 async def test_progress_counts_no_url_that_was_left_out_as_checked(site, caplog):
     a = site.url
     site.routes["/robots.txt"] = Route("User-agent: *\nDisallow: /fr/\n", content_type="text/plain")
-    site.routes["/"] = Route(html_page(alternate("en", a("/")), alternate("fr", a("/fr/")), body='<a href="/slow/">more</a>'))
+    site.routes["/"] = Route(
+        html_page(alternate("en", a("/")), alternate("fr", a("/fr/")), body='<a href="/slow/">more</a>')
+    )
     site.routes["/slow/"] = Route(html_page(), delay=1.0)  # the crawl goes on after /fr/ was refused
     with caplog.at_level("INFO", logger="qivrora_spider.extensions.progress"):
         result = await crawl({"QIVRORA_PROGRESS_INTERVAL": 0.2}, start=a("/"))
