@@ -193,6 +193,7 @@ def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_stat
         assert b.pop() == b"request"
         assert a.idle() == WAIT, "b holds the request"
         b.note_pending(["https://a.example/moved/"])
+        assert not server.exists(b.key("pending")), "kept by b until it stores them, idle at the latest"
         assert b.idle() == SETTLE, "nothing queued, nobody busy, a status pending: b collects it"
         assert a.idle() == WAIT, "b is busy collecting"
         assert b.take_pending() == ["https://a.example/moved/"]
@@ -253,7 +254,10 @@ def test_crawl_keys_name_the_site_and_hreflang_report_asks_for_one_when_redis_ho
 
     server = Redis.from_url(redis_url)
     for name, info in (("com", one), ("org", other)):
-        SharedCrawl(server, name).add_fact(info)
+        shared = SharedCrawl(server, name)
+        shared.add_fact(info)
+        assert not server.exists(shared.key("facts")), "kept by the worker until it stores them"
+        shared.store()
     with pytest.raises(ValueError, match=r"several crawls \(com, org\): name one with --key"):
         list(facts_from_redis(redis_url, None))
     assert list(facts_from_redis(redis_url, "org")) == [other]

@@ -1,10 +1,11 @@
 """The audit of a distributed crawl: once, by the last worker out, over the facts of all workers.
 
-Each worker stores its facts in Redis as they arrive. An idle worker does not audit what it has: it
-asks the crawl (``SharedCrawl.idle``) whether to wait for the others, to collect the statuses nobody
-fetched, or to leave. The last worker to finish reads every worker's facts and audits them as a
-single crawl does: its feeds, report and fixes carry the findings of the whole crawl, and those of
-the others none. So no worker ever reports the part of the graph it happened to see.
+Each worker stores its facts in Redis, a batch at a time and all of them before it is idle. An idle
+worker does not audit what it has: it asks the crawl (``SharedCrawl.idle``) whether to wait for the
+others, to collect the statuses nobody fetched, or to leave. The last worker to finish reads every
+worker's facts and audits them as a single crawl does: its feeds, report and fixes carry the findings
+of the whole crawl, and those of the others none. So no worker ever reports the part of the graph it
+happened to see.
 """
 
 from __future__ import annotations

@@ -55,6 +55,10 @@ FRONTIER = ("requests", "dupefilter", "busy", "pending", "robots", "robots-owner
 EVERYTHING = (*FRONTIER, "facts", "done", "audited")
 #: Facts read back per Redis call.
 FACTS_PER_CALL = 5000
+#: Facts and pending statuses a worker keeps before storing them in one round trip: each its own
+#: round trip blocks the reactor, about two per response. A worker that dies loses those it kept, as
+#: it loses the requests it held.
+KEPT_AT_MOST = 200
 
 #: What an idle worker is told: wait for the others, collect the pending statuses, or leave.
 WAIT, SETTLE, DONE = "wait", "settle", "done"
@@ -189,6 +193,9 @@ class SharedCrawl:
         #: This worker takes part in the crawl, and has left it (done, or closing).
         self.joined = self.left = False
         self._stopping = threading.Event()
+        #: Fact lines and URLs whose status is wanted, not yet stored (``store``).
+        self._facts: list[str] = []
+        self._pending: list[str] = []
         self._scripts = {
             name: server.register_script(source)
             for name, source in (
@@ -245,6 +252,7 @@ class SharedCrawl:
     def idle(self) -> str:
         """This worker has nothing to do: WAIT for the others, SETTLE (collect the pending statuses),
         or DONE (leave the crawl)."""
+        self.store()  # first: the crawl must not settle or end on what a worker still keeps
         verdict, gone = self._run("idle", ("workers", "busy", "requests", "pending", "done"), self.timeout)
         self._count_out(gone)
         return verdict.decode()  # type: ignore[no-any-return]
@@ -268,6 +276,7 @@ class SharedCrawl:
         self._stopping.set()
 
     def _leave(self, why: str, crawl: CrawlInfo | None = None) -> str:
+        self.store()
         line = json.dumps(fact_to_dict(crawl), ensure_ascii=False) if crawl is not None else ""
         keys = ("workers", "busy", "facts", "finished", "audited", *FRONTIER)
         outcome, gone = self._run("leave", keys, self.timeout, line, why)
@@ -290,7 +299,8 @@ class SharedCrawl:
         self.server.hset(self.key("robots"), origin, rules)
 
     def note_pending(self, urls: list[str]) -> None:
-        self.server.sadd(self.key("pending"), *urls)
+        self._pending += urls
+        self._store_when_full()
 
     def take_pending(self) -> list[str]:
         with self.server.pipeline() as pipe:
@@ -300,7 +310,27 @@ class SharedCrawl:
         return [url.decode() for url in urls]
 
     def add_fact(self, fact: Any) -> None:
-        self.server.rpush(self.key("facts"), json.dumps(fact_to_dict(fact), ensure_ascii=False))
+        self._facts.append(json.dumps(fact_to_dict(fact), ensure_ascii=False))
+        self._store_when_full()
+
+    def _store_when_full(self) -> None:
+        if len(self._facts) + len(self._pending) >= KEPT_AT_MOST:
+            self.store()
+
+    def store(self) -> None:
+        """Store the facts and pending statuses this worker keeps, in one round trip. Done before
+        it says it is idle and before it leaves, so that all of them are in Redis by the time the
+        crawl settles or the last one out reads the facts."""
+        if not (self._facts or self._pending):
+            return
+        with self.server.pipeline(transaction=False) as pipe:
+            if self._facts:
+                pipe.rpush(self.key("facts"), *self._facts)
+            if self._pending:
+                pipe.sadd(self.key("pending"), *self._pending)
+            pipe.execute()
+        self._facts.clear()
+        self._pending.clear()
 
     def facts(self) -> Iterator[Any]:
         return stored_facts(self.server, self.name)
