@@ -11,6 +11,8 @@ scrapy-redis 0.9.1 predates Scrapy 2.13; what these subclasses change, and why:
   be the same URL fetched twice.
 - Popping a request marks the worker busy in the same step (a Lua script), so that no worker takes
   the crawl for finished while another holds a request it has not turned into facts yet.
+- Queuing a request asks the duplicate filter in the same step (a Lua script): one Redis round trip
+  a request, not two, each of which blocks the reactor.
 - The queue and the duplicate filter belong to the crawl, not to a worker: none is flushed when a
   worker closes, whatever ``SCHEDULER_PERSIST`` says. The crawl clears them once it is audited, and
   when a new crawl starts on its key (``shared``).
@@ -86,7 +88,14 @@ class SharedDupeFilter(RFPDupeFilter):
 
 
 class SharedQueue(PriorityQueue):
-    """scrapy-redis's priority queue; a pop marks this worker busy in the same step."""
+    """scrapy-redis's priority queue; a push asks the duplicate filter, and a pop marks this worker
+    busy, in the same step."""
+
+    def push_unseen(self, request: Request, fingerprint: str | None) -> bool:
+        """Queue a request unless the duplicate filter has seen its fingerprint (None: queue it
+        anyway); False if it had."""
+        score = -request.priority  # scrapy-redis's: the lowest score is popped first
+        return SharedCrawl.of(self.spider.crawler).push(fingerprint, score, self._encode_request(request))
 
     def pop(self, timeout: int = 0) -> Request | None:
         data = SharedCrawl.of(self.spider.crawler).pop()
@@ -145,11 +154,11 @@ class SharedScheduler(Scheduler):
         if urlparse_cached(request).scheme not in NETWORK:
             self.local.append(request)
             self.stats.inc_value("scheduler/enqueued/memory")
-        elif not request.dont_filter and self.df.request_seen(request):
-            self.df.log(request, self.spider)
-            return False
         else:
-            self.queue.push(request)
+            fingerprint = None if request.dont_filter else self.df.request_fingerprint(request)
+            if not self.queue.push_unseen(request, fingerprint):
+                self.df.log(request, self.spider)
+                return False
             self.stats.inc_value("scheduler/enqueued/redis")
         self.stats.inc_value("scheduler/enqueued")
         return True

@@ -136,6 +136,14 @@ end
 return {'left', gone}
 """
 
+# KEYS[1] the duplicate filter, KEYS[2] the queue; ARGV[2] the request's fingerprint ('': not
+# filtered), ARGV[3] its score, ARGV[4] the request. One round trip for scrapy-redis's two.
+_PUSH = """
+if ARGV[2] ~= '' and redis.call('SADD', KEYS[1], ARGV[2]) == 0 then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+return 1
+"""
+
 # KEYS[1] the queue (scrapy-redis's: lowest score first), KEYS[2] the busy workers.
 _POP = """
 local top = redis.call('ZPOPMIN', KEYS[1])
@@ -199,7 +207,7 @@ class SharedCrawl:
         self._scripts = {
             name: server.register_script(source)
             for name, source in (
-                ("join", _JOIN), ("idle", _IDLE), ("leave", _LEAVE), ("pop", _POP),
+                ("join", _JOIN), ("idle", _IDLE), ("leave", _LEAVE), ("push", _PUSH), ("pop", _POP),
                 ("robots", _ROBOTS), ("heartbeat", _HEARTBEAT),
             )
         }
@@ -284,6 +292,11 @@ class SharedCrawl:
         return outcome.decode()  # type: ignore[no-any-return]
 
     # --- the frontier, robots.txt, statuses, facts ------------------------------------------------
+
+    def push(self, fingerprint: str | None, score: int, request: bytes) -> bool:
+        """Queue a request (serialised) unless its fingerprint is seen already (None: queue it
+        anyway); False if it was."""
+        return bool(self._run("push", ("dupefilter", "requests"), fingerprint or "", score, request))
 
     def pop(self) -> bytes | None:
         """The next queued request (serialised), marking this worker busy in the same step."""
