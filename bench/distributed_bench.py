@@ -11,7 +11,8 @@ Modes alternate (single, 2, single, 2, ...) so that drift of a shared machine hi
 is emptied and its command counts reset before each crawl. The wall time runs from starting the
 first process to the last one's exit, start-up and the audit by the last worker out included;
 pages/s is the site's page count over it. For each worker: its peak RSS (VmHWM, bench/run.py), its
-responses (its stats), and whether it audited. For the crawl: Redis commands per response (INFO
+CPU time (user + sys, from wait4), its responses (its stats), and whether it audited; Redis's CPU
+time too (INFO cpu), since on 2 cores every process competes for the same CPU. For the crawl: Redis commands per response (INFO
 commandstats) and URLs fetched more than once, GET and HEAD counted apart (the access log). Usage::
 
     .venv/bin/python bench/distributed_bench.py --pages 20000 --repeat 3 --modes single,2
@@ -58,6 +59,7 @@ AUDITOR = "this worker is the last one out"
 @dataclass
 class Worker:
     peak_rss_mib: float
+    cpu_seconds: float
     stats: dict[str, Any]
     audited: bool
 
@@ -68,6 +70,7 @@ class Crawl:
     seconds: float
     workers: list[Worker]
     redis_commands: Counter[str]
+    redis_cpu_seconds: float
     duplicates: dict[str, int]  # method: URLs fetched more than once with it
     findings: int | None
 
@@ -112,6 +115,12 @@ def commands_called(client: Redis) -> Counter[str]:
                     for name, stats in client.info("commandstats").items()})
 
 
+def redis_cpu(client: Redis) -> float:
+    """CPU seconds Redis has used since it started, user and sys."""
+    used = client.info("cpu")
+    return float(used["used_cpu_user"]) + float(used["used_cpu_sys"])
+
+
 def duplicates(access_log: Path, offset: int) -> dict[str, int]:
     """URLs requested more than once since `offset` in the access log, for each method."""
     with access_log.open("rb") as log:
@@ -127,6 +136,7 @@ def crawl(mode: str, start: str, redis_url: str, work: Path, number: int, access
     client = Redis.from_url(redis_url)
     client.flushall()
     client.config_resetstat()
+    redis_before = redis_cpu(client)
     offset = access_log.stat().st_size if access_log.exists() else 0
     count = 1 if mode == "single" else int(mode)
     env = {**os.environ}
@@ -134,7 +144,8 @@ def crawl(mode: str, start: str, redis_url: str, work: Path, number: int, access
     if mode != "single":
         env["SCRAPY_SETTINGS_MODULE"] = "settings.distributed"
         extra = ("-s", f"REDIS_URL={redis_url}")
-    processes, logs, peaks = [], [], []
+    processes: list[subprocess.Popen[bytes]] = []
+    logs: list[Path] = []
     started = time.perf_counter()
     for index in range(count):
         name = f"{mode}-{number}-{index}"
@@ -144,25 +155,32 @@ def crawl(mode: str, start: str, redis_url: str, work: Path, number: int, access
         with logs[-1].open("wb") as log:
             processes.append(subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                                               stdout=log, stderr=log))
-        peaks.append(0)
+    peaks, cpu = [0] * count, [0.0] * count
+    running = dict(enumerate(processes))
     try:
-        while any(process.poll() is None for process in processes):
-            peaks = [max(peak, hiwater_kib(process.pid)) for peak, process in zip(peaks, processes)]
+        while running:
+            for index, process in list(running.items()):
+                peaks[index] = max(peaks[index], hiwater_kib(process.pid))
+                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+                if pid:
+                    process.returncode = os.waitstatus_to_exitcode(status)  # reaped: Popen must not wait
+                    cpu[index] = usage.ru_utime + usage.ru_stime
+                    del running[index]
             time.sleep(0.02)
     finally:  # the benchmark itself stopped: no worker left behind
-        for process in processes:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+        for process in running.values():
+            process.kill()
+            process.wait()
     seconds = time.perf_counter() - started
     workers = []
-    for index, (process, log, peak) in enumerate(zip(processes, logs, peaks)):
+    for index, (process, log, peak, seconds_used) in enumerate(zip(processes, logs, peaks, cpu)):
         if process.returncode != 0:
             raise RuntimeError(f"worker {index} of {mode}: exit {process.returncode}\n{log.read_text()[-2000:]}")
         stats = json.loads((work / f"{mode}-{number}-{index}.json").read_text())
-        workers.append(Worker(peak / 1024, stats, mode == "single" or AUDITOR in log.read_text()))
+        workers.append(Worker(peak / 1024, seconds_used, stats, mode == "single" or AUDITOR in log.read_text()))
     findings = next((w.stats.get("qivrora/findings") for w in workers if w.audited), None)
-    return Crawl(mode, seconds, workers, commands_called(client), duplicates(access_log, offset), findings)
+    return Crawl(mode, seconds, workers, commands_called(client), redis_cpu(client) - redis_before,
+                 duplicates(access_log, offset), findings)
 
 
 def _row(*cells: object) -> str:
@@ -172,8 +190,9 @@ def _row(*cells: object) -> str:
 def report(crawls: list[Crawl], pages: int) -> list[str]:
     lines = [
         _row("run", "mode", "wall s", "pages/s", "responses", "responses of each worker", "peak RSS MiB of each",
-             "Redis commands / response", "URLs fetched twice (GET, HEAD)", "findings"),
-        "|---:|---|---:|---:|---:|---|---|---:|---|---:|",
+             "CPU s of each", "Redis CPU s", "Redis commands / response", "URLs fetched twice (GET, HEAD)",
+             "findings"),
+        "|---:|---|---:|---:|---:|---|---|---|---:|---:|---|---:|",
     ]
     for number, done in enumerate(crawls, 1):
         each = ", ".join(
@@ -183,6 +202,7 @@ def report(crawls: list[Crawl], pages: int) -> list[str]:
         lines.append(_row(
             number, done.mode, f"{done.seconds:.1f}", f"{pages / done.seconds:.0f}", f"{done.responses:,}", each,
             ", ".join(f"{w.peak_rss_mib:.0f}" for w in done.workers),
+            ", ".join(f"{w.cpu_seconds:.1f}" for w in done.workers), f"{done.redis_cpu_seconds:.1f}",
             f"{done.redis_commands.total() / done.responses:.1f}" if done.mode != "single" else "—",
             f"{done.duplicates['GET']}, {done.duplicates['HEAD']}", done.findings,
         ))
