@@ -132,7 +132,9 @@ def duplicates(access_log: Path, offset: int) -> dict[str, int]:
     return {method: counted[method] for method in ("GET", "HEAD")}
 
 
-def crawl(mode: str, start: str, redis_url: str, work: Path, number: int, access_log: Path) -> Crawl:
+def crawl(
+    mode: str, start: str, redis_url: str, work: Path, number: int, access_log: Path, settings: list[str]
+) -> Crawl:
     client = Redis.from_url(redis_url)
     client.flushall()
     client.config_resetstat()
@@ -140,10 +142,10 @@ def crawl(mode: str, start: str, redis_url: str, work: Path, number: int, access
     offset = access_log.stat().st_size if access_log.exists() else 0
     count = 1 if mode == "single" else int(mode)
     env = {**os.environ}
-    extra: tuple[str, ...] = ()
+    extra = tuple(flag for setting in settings for flag in ("-s", setting))
     if mode != "single":
         env["SCRAPY_SETTINGS_MODULE"] = "settings.distributed"
-        extra = ("-s", f"REDIS_URL={redis_url}")
+        extra += ("-s", f"REDIS_URL={redis_url}")
     processes: list[subprocess.Popen[bytes]] = []
     logs: list[Path] = []
     started = time.perf_counter()
@@ -214,7 +216,7 @@ def report(crawls: list[Crawl], pages: int) -> list[str]:
             ))
     rates = {mode: median(pages / c.seconds for c in crawls if c.mode == mode) for mode in dict.fromkeys(c.mode for c in crawls)}
     lines += ["", "Median pages/s: " + ", ".join(f"{mode}: {rate:.0f}" for mode, rate in rates.items())]
-    if "single" in rates:
+    if "single" in rates and len(rates) > 1:
         lines.append("Ratio to one process: " + ", ".join(
             f"{mode}: {rate / rates['single']:.2f}" for mode, rate in rates.items() if mode != "single"
         ))
@@ -226,6 +228,10 @@ def main(argv: list[str] | None = None) -> str:
     add_options(parser)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--modes", default="single,2", help="'single' or a number of workers, in turn")
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE",
+        help="a Scrapy setting for every process alike, e.g. QIVRORA_FINGERPRINTS=True (repeatable)",
+    )
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "distributed-last-run.md")
     args = parser.parse_args(argv)
     modes = [mode.strip() for mode in args.modes.split(",")]
@@ -244,7 +250,7 @@ def main(argv: list[str] | None = None) -> str:
         with serve(work / "site", port, "nginx", access_log) as served, redis_server(work) as redis_url:
             for number in range(args.repeat):
                 for mode in modes:
-                    crawls.append(crawl(mode, model.start_url, redis_url, work, number, access_log))
+                    crawls.append(crawl(mode, model.start_url, redis_url, work, number, access_log, args.set))
                     done = crawls[-1]
                     print(f"  {mode}: {args.pages / done.seconds:.0f} pages/s, {done.seconds:.1f} s, "
                           f"{[int(w.stats.get('response_received_count', 0)) for w in done.workers]} responses, "
