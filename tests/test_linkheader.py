@@ -186,14 +186,23 @@ def test_garbage_is_skipped_link_by_link(header: str, targets: list[str]) -> Non
     assert [link.target for link in parse_link_headers([header])] == targets
 
 
-def test_header_of_100_kb_parses_in_milliseconds() -> None:
+def test_a_header_of_100_kb_parses_in_linear_time() -> None:
+    """Ten times the links take about ten times as long, not a hundred: no backtracking on long
+    headers. Each size is timed at its best of five, so a busy machine slows both alike."""
     link = '<https://example.com/{0}/some/long/path/to/a/document.pdf>; rel="alternate"; hreflang="{0}"'
-    header = ", ".join(link.format(f"l{i:04}") for i in range(1200))
-    assert len(header) > 100_000
-    started = time.perf_counter()
-    links = parse_link_headers([header])
-    assert time.perf_counter() - started < 0.1
-    assert len(links) == 1200 and links[-1].params["hreflang"] == "l1199"
+
+    def best_time(count: int) -> float:
+        header = ", ".join(link.format(f"l{i:04}") for i in range(count))
+        timings = []
+        for _ in range(5):
+            started = time.perf_counter()
+            links = parse_link_headers([header])
+            timings.append(time.perf_counter() - started)
+        assert len(links) == count and links[-1].params["hreflang"] == f"l{count - 1:04}"
+        return min(timings)
+
+    assert len(", ".join(link.format(f"l{i:04}") for i in range(1200))) > 100_000
+    assert best_time(1200) < 40 * best_time(120)
 
 
 PATHOLOGICAL_UNITS = ["<", "<a", '"', ";", "<a>; rel=x, ", '<a>; rel="', "<a>; b=", "\\", "<a>;b=\\"]
