@@ -23,14 +23,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -38,7 +35,6 @@ from statistics import median
 from typing import Any
 
 from redis import Redis
-from redis.exceptions import RedisError
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as `python bench/distributed_bench.py`
@@ -47,6 +43,7 @@ if str(ROOT) not in sys.path:  # run as `python bench/distributed_bench.py`
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
 from bench.run import hiwater_kib, machine  # noqa: E402
 from bench.serve import free_port, serve  # noqa: E402
+from qivrora_spider.demo.redis_server import redis_server  # noqa: E402
 
 #: Issue 17's settings, for every process alike.
 FLAGS = (
@@ -77,35 +74,6 @@ class Crawl:
     @property
     def responses(self) -> int:
         return sum(int(worker.stats.get("response_received_count", 0)) for worker in self.workers)
-
-
-@contextmanager
-def redis_server(folder: Path) -> Iterator[str]:
-    """A redis-server of the benchmark's own, on a free port: nothing saved, nothing shared."""
-    binary = shutil.which("redis-server")
-    if binary is None:
-        raise RuntimeError("redis-server not found: apt-get install -y redis-server")
-    port = free_port()
-    process = subprocess.Popen(
-        [binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
-         "--dir", str(folder)],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}"
-    try:
-        client, deadline = Redis.from_url(url), time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                break
-            except RedisError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("redis-server did not start") from None
-                time.sleep(0.05)
-        yield url
-    finally:
-        process.terminate()
-        process.wait(timeout=10)
 
 
 def commands_called(client: Redis) -> Counter[str]:

@@ -8,8 +8,6 @@ a temporary folder, saving nothing; the workers are `scrapy crawl` processes, as
 from __future__ import annotations
 
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -19,12 +17,12 @@ from typing import Callable, Iterator
 
 import pytest
 from redis import Redis
-from redis.exceptions import RedisError
 from scrapy import Request
 from scrapy.exceptions import StopDownload
 from scrapy.http import Headers
 from scrapy.settings import Settings
 
+from qivrora_spider.demo.redis_server import RedisMissing, redis_server
 from qivrora_spider.demo.site import build_demo_site
 from qivrora_spider.demo.site_server import Route, SiteServer, html_page
 from qivrora_spider.distributed.shared import (
@@ -50,31 +48,11 @@ WAIT_AT_MOST = 120
 
 @pytest.fixture
 def redis_url(tmp_path: Path) -> Iterator[str]:
-    server_binary = shutil.which("redis-server")
-    if server_binary is None:
-        pytest.skip("Debian's redis-server package is not installed (.ci/run installs it)")
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [server_binary, "--bind", "127.0.0.1", "--port", str(port), "--save", "", "--appendonly", "no",
-         "--dir", str(tmp_path)],
-        stdout=subprocess.DEVNULL,
-    )
-    url = f"redis://127.0.0.1:{port}"
     try:
-        client, deadline = Redis.from_url(url), time.monotonic() + 10
-        while True:
-            try:
-                client.ping()
-                break
-            except RedisError:
-                assert server.poll() is None and time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.05)
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+        with redis_server(tmp_path) as url:
+            yield url
+    except RedisMissing:
+        pytest.skip("Debian's redis-server package is not installed (.ci/run installs it)")
 
 
 @dataclass
