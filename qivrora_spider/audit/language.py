@@ -9,7 +9,7 @@ may list several languages; any one of them that matches is enough.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 import pycountry
 
@@ -181,35 +181,41 @@ def declared_language(ctx: AuditContext, url: str) -> tuple[str, Annotation | No
     return None
 
 
-def content_mismatch(ctx: AuditContext, url: str) -> tuple[str, str] | None:
-    """(declared as written, what the text reads as) where a page's main text is confidently in
-    another language, or script, than it declares; None otherwise or where it cannot be judged."""
-    page = ctx.page(url)
-    if page is None or page.status != 200 or page.main_text_language is None:
+class Mismatch(NamedTuple):
+    """A page whose main text is in another language than it declares (HL503)."""
+
+    declared: str  # as written
+    read: str  # what the text reads as
+    annotation: Annotation | None  # the self-reference that declares it; None: `<html lang>` does
+
+
+def content_mismatch(ctx: AuditContext, page: Page) -> Mismatch | None:
+    """The mismatch where a page's main text is confidently in another language, or script, than
+    it declares; None otherwise or where it cannot be judged."""
+    read = page.main_text_language
+    if page.status != 200 or read is None or page.main_text_confidence < CONFIDENT:
         return None
-    if page.main_text_confidence < CONFIDENT:
-        return None
-    declared = declared_language(ctx, url)
+    declared = declared_language(ctx, page.url)
     if declared is None:
         return None
-    written = declared[0]
-    wanted, read = group(written), page.main_text_language
+    written, annotation = declared
+    wanted = group(written)
     if wanted not in KNOWN_LANGUAGES:
         return None  # CLD2 cannot answer that language: it would name a neighbour
     if wanted != group(read):
-        return written, read
+        return Mismatch(written, read, annotation)
     script, read_script = _script(written), _script(read)
     if script and read_script and script != read_script:
-        return written, read
+        return Mismatch(written, read, annotation)
     return None
 
 
 @per_audit
-def content_mismatches(ctx: AuditContext) -> dict[str, tuple[str, str]]:
-    """Page -> (declared, read) for every HL503 page; the report and the fixes read it too."""
+def content_mismatches(ctx: AuditContext) -> dict[str, Mismatch]:
+    """Page -> its mismatch, for every HL503 page; the report and the fixes read it too."""
     found = {}
     for url, page in ctx.pages.items():
-        if page.main_text_language is not None and (mismatch := content_mismatch(ctx, url)):
+        if (mismatch := content_mismatch(ctx, page)) is not None:
             found[url] = mismatch
     return found
 
@@ -240,10 +246,8 @@ translated. If the text is right, correct the declared language.
 """,
 )
 def content_language_mismatch(ctx: AuditContext) -> Iterator[Hit]:
-    for url, (written, read) in sorted(content_mismatches(ctx).items()):
+    for url, (written, read, annotation) in sorted(content_mismatches(ctx).items()):
         page = ctx.pages[url]
-        declared = declared_language(ctx, url)
-        annotation = declared[1] if declared else None
         said = f"declares itself `{written}`" if annotation else f'says `<html lang="{written}">`'
         yield Hit(
             url,
