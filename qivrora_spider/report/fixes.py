@@ -279,5 +279,6 @@ def _unusable(context: AuditContext, url: str) -> str | None:
         return "is noindex"
     mismatch = content_mismatches(context).get(url)
     if mismatch is not None:  # HL503: publish it in the cluster once it is translated
-        return f"is not translated yet: its main text reads as {language_name(mismatch.read)}, not `{mismatch.declared}`"
+        read = language_name(mismatch.read)
+        return f"is not translated yet: its main text reads as {read}, not `{mismatch.declared}`"
     return None
