@@ -265,7 +265,7 @@ def test_a_render_crawl_runs_with_the_distributed_profile(redis_url, site, tmp_p
     findings = tmp_path / "findings.csv"
     worker = scrapy(
         tmp_path / "worker.log", "crawl", "hreflang", "-a", f"start={site.url('/en/')}", "-a", "render=1",
-        *FAST, "-s", f"REDIS_URL={redis_url}", "-O", str(findings),
+        *FAST, "-s", "QIVRORA_RENDER_TIMEOUT=60", "-s", f"REDIS_URL={redis_url}", "-O", str(findings),
         env={"SCRAPY_SETTINGS_MODULE": "settings.distributed"},
     )
     log = worker.finish()

@@ -146,7 +146,11 @@ for (const [lang, href] of {json.dumps(js)}) {{
         )
         assert api(url, "listspiders.json", params={"project": "qivrora"})["spiders"] == ["hreflang"]
         jobs = [run_job(url, site.url("/")) for _ in range(2)]
-        rendered = run_job(url, site.url("/js/en"), ("render", "1"), ("setting", "QIVRORA_STATE="))
+        # A loaded machine (CI) starts Chromium slowly: a long render timeout, so that HL703 means a defect.
+        rendered = run_job(
+            url, site.url("/js/en"), ("render", "1"), ("setting", "QIVRORA_STATE="),
+            ("setting", "QIVRORA_RENDER_TIMEOUT=60"),
+        )
 
     runs = []
     for job in jobs:
