@@ -9,6 +9,7 @@ written, for messages.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Iterator
@@ -205,7 +206,27 @@ class FactsFormatError(ValueError):
 
 
 def fact_to_dict(fact: Any) -> dict[str, Any]:
-    return {"fact": fact.kind, **dataclasses.asdict(fact)}
+    """What ``dataclasses.asdict`` gives, at a fraction of its cost (it deep-copies every value):
+    facts hold scalars, lists of scalars or of nested facts, and dicts of strings. Each of a
+    distributed crawl's pages goes through here on its way to Redis."""
+    return {"fact": fact.kind, **_as_dict(fact)}
+
+
+def _as_dict(value: Any) -> dict[str, Any]:
+    data = {}
+    for name in _field_names(type(value)):
+        item = getattr(value, name)
+        if type(item) is list:
+            item = [_as_dict(each) for each in item] if item and dataclasses.is_dataclass(item[0]) else item[:]
+        elif type(item) is dict:
+            item = dict(item)
+        data[name] = item
+    return data
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
 
 
 def fact_from_dict(data: dict[str, Any]) -> Any:
@@ -214,8 +235,7 @@ def fact_from_dict(data: dict[str, Any]) -> Any:
     cls = _BY_KIND.get(kind)  # type: ignore[arg-type]
     if cls is None:
         raise FactsFormatError(f"unknown fact kind {kind!r}")
-    names = {f.name for f in dataclasses.fields(cls)}
-    unknown = set(data) - names
+    unknown = set(data).difference(_field_names(cls))
     if unknown:
         raise FactsFormatError(f"unknown field(s) {', '.join(sorted(unknown))} for a {kind} fact")
     for key, nested in _NESTED.items():

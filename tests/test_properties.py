@@ -9,6 +9,7 @@ any value.
 
 from __future__ import annotations
 
+import dataclasses
 import ipaddress
 
 from hypothesis import given, settings
@@ -40,6 +41,7 @@ def test_a_page_of_any_status_headers_and_body_gives_a_page_fact(url, status, he
     )
     assert isinstance(page, Page) and page.url == url
     assert all(a.url is None or a.url.startswith(("http://", "https://")) for a in page.annotations)
+    assert fact_to_dict(page) == {"fact": "page", **dataclasses.asdict(page)}, "what asdict would give"
     assert fact_from_dict(fact_to_dict(page)) == page, "the fact survives the facts feed"
 
 
@@ -51,6 +53,7 @@ def test_a_sitemap_of_any_body_gives_entries_then_its_file(body, status):
     assert isinstance(sitemap, SitemapFile) and all(isinstance(e, SitemapEntry) for e in entries)
     assert sitemap.url_count >= len(entries) or status != 200
     assert all(isinstance(error, str) for error in sitemap.errors)
+    assert [fact_to_dict(fact) for fact in facts] == [{"fact": f.kind, **dataclasses.asdict(f)} for f in facts]
 
 
 @given(st.one_of(st.integers(0, 2**32 - 1).map(ipaddress.IPv4Address), st.integers(0, 2**128 - 1).map(ipaddress.IPv6Address)))
