@@ -168,7 +168,7 @@ def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_stat
     try:
         server.zadd(a.key("requests"), {b"request": 0})
         assert a.idle() == WAIT, "a request is queued, and b is busy from joining"
-        assert b.pop() == b"request"
+        assert b.exchange(take=8) == ([b"request"], []), "all there is"
         assert a.idle() == WAIT, "b holds the request"
         b.note_pending(["https://a.example/moved/"])
         assert not server.exists(b.key("pending")), "kept by b until it stores them, idle at the latest"
@@ -188,6 +188,34 @@ def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_stat
         late.join()
         assert not server.exists(a.key("facts")), "a worker after the end starts a new crawl"
         late.close(info)
+    finally:
+        a.close(info)
+        b.close(info)
+
+
+def test_an_exchange_stores_the_facts_queues_what_the_filter_has_not_seen_and_takes_the_lowest_scores(
+    redis_url,
+):
+    server = Redis.from_url(redis_url)
+    a, b = SharedCrawl(server, "exchange"), SharedCrawl(server, "exchange")
+    info = CrawlInfo(started="2026-11-01T00:00:00+00:00")
+    a.join()
+    b.join()
+    try:
+        a.add_fact(info)
+        a.note_pending(["https://a.example/gone/"])
+        assert a.exchange([("fp-x", 0, b"x"), ("fp-y", -1, b"y")]) == ([], []), "nothing taken when none asked"
+        assert list(a.facts()) == [info] and server.smembers(a.key("pending")) == {b"https://a.example/gone/"}
+        assert b.idle() == WAIT and a.idle() == WAIT, "two requests queued"
+
+        found = [("fp-x", 0, b"x again"), ("", 0, b"unfiltered"), ("fp-z", 5, b"z"), ("fp-z", 5, b"z twice")]
+        taken, seen = b.exchange(found, take=3)
+        assert seen == [0, 3], "the places of the requests already seen, in one exchange or an earlier one"
+        assert taken == [b"y", b"unfiltered", b"x"], "the lowest scores first (scrapy-redis: -priority)"
+        assert a.idle() == WAIT, "b is busy: it took requests"
+        assert b.exchange(take=3) == ([b"z"], [])
+        assert b.exchange(take=3) == ([], [])
+        assert b.idle() == SETTLE, "nothing queued, nobody busy, a status pending"
     finally:
         a.close(info)
         b.close(info)

@@ -9,10 +9,15 @@ scrapy-redis 0.9.1 predates Scrapy 2.13; what these subclasses change, and why:
   (``REQUEST_FINGERPRINTER_CLASS``), as Scrapy's own does, but leaves the method out: the spider
   fetches every URL once, and a HEAD for the status of a URL another worker fetched with GET would
   be the same URL fetched twice.
-- Popping a request marks the worker busy in the same step (a Lua script), so that no worker takes
-  the crawl for finished while another holds a request it has not turned into facts yet.
-- Queuing a request asks the duplicate filter in the same step (a Lua script): one Redis round trip
-  a request, not two, each of which blocks the reactor.
+- Requests go to Redis in exchanges (``SharedCrawl.exchange``, one Lua script): the requests this
+  worker found since the last one (each queued unless the duplicate filter has seen it), its facts,
+  and up to ``TAKEN_AT_MOST`` requests back, in one round trip every few responses instead of about
+  three a response, each of which blocks the reactor. Taking requests marks the worker busy in the
+  same step, so that no worker takes the crawl for finished while another holds a request it has
+  not turned into facts yet.
+- An idle worker asks again every ``QIVRORA_IDLE_POLL`` seconds, not on the engine's 5 s heartbeat:
+  a worker that starts before the first requests are queued, or waits for the last ones, would
+  otherwise idle for seconds.
 - The queue and the duplicate filter belong to the crawl, not to a worker: none is flushed when a
   worker closes, whatever ``SCHEDULER_PERSIST`` says. The crawl clears them once it is audited, and
   when a new crawl starts on its key (``shared``).
@@ -49,6 +54,14 @@ logger = logging.getLogger(__name__)
 
 #: The schemes whose requests all workers share.
 NETWORK = ("http", "https")
+#: Requests a worker takes from the shared queue at once. The engine keeps up to
+#: CONCURRENT_REQUESTS in the downloader already; a few more spare a round trip for each response,
+#: and are few enough that no worker idles at the end while another holds a backlog.
+TAKEN_AT_MOST = 8
+#: Requests found that a worker keeps at most before an exchange, whether it needs requests or not.
+FOUND_AT_MOST = 500
+#: Seconds between the polls of an idle worker (QIVRORA_IDLE_POLL).
+IDLE_POLL = 0.25
 
 
 class SharedDupeFilter(RFPDupeFilter):
@@ -87,23 +100,9 @@ class SharedDupeFilter(RFPDupeFilter):
         self.stats.inc_value("dupefilter/filtered")
 
 
-class SharedQueue(PriorityQueue):
-    """scrapy-redis's priority queue; a push asks the duplicate filter, and a pop marks this worker
-    busy, in the same step."""
-
-    def push_unseen(self, request: Request, fingerprint: str | None) -> bool:
-        """Queue a request unless the duplicate filter has seen its fingerprint (None: queue it
-        anyway); False if it had."""
-        score = -request.priority  # scrapy-redis's: the lowest score is popped first
-        return SharedCrawl.of(self.spider.crawler).push(fingerprint, score, self._encode_request(request))
-
-    def pop(self, timeout: int = 0) -> Request | None:
-        data = SharedCrawl.of(self.spider.crawler).pop()
-        return None if data is None else self._decode_request(data)
-
-
 class SharedScheduler(Scheduler):
-    """scrapy-redis's scheduler on the crawl's queue; requests off the network stay in the worker."""
+    """scrapy-redis's scheduler on the crawl's queue, exchanging requests in batches; requests off the
+    network stay in the worker."""
 
     def __init__(self, crawler: Crawler, dupefilter: SharedDupeFilter) -> None:
         self.shared = SharedCrawl.of(crawler)
@@ -115,18 +114,26 @@ class SharedScheduler(Scheduler):
         )
         self.stats = crawler.stats
         self.local: deque[Request] = deque()
+        #: Requests found and not yet exchanged, and requests taken and not yet handed to the engine.
+        self.found: list[Request] = []
+        self.taken: deque[Request] = deque()
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
         dupefilter = build_from_crawler(load_object(crawler.settings["DUPEFILTER_CLASS"]), crawler)
         scheduler = cls(crawler, dupefilter)
         crawler.signals.connect(scheduler.join, signal=signals.spider_opened)
+        # The engine asks an idle spider again on this heartbeat; it starts after the scheduler is
+        # built. Busy, the engine needs no heartbeat: every response wakes it.
+        crawler.engine._SLOT_HEARTBEAT_INTERVAL = crawler.settings.getfloat(  # type: ignore[union-attr]
+            "QIVRORA_IDLE_POLL", IDLE_POLL
+        )
         return scheduler
 
     def open(self, spider: Spider) -> None:
         self.spider = spider
         # scrapy-redis fills the spider's name into the key: crawl keys hold no %.
-        self.queue = SharedQueue(self.server, spider, self.queue_key, self.serializer)
+        self.queue = PriorityQueue(self.server, spider, self.queue_key, self.serializer)
 
     def join(self) -> None:
         """Take part in the crawl once the spider is open and before it queues anything (the first
@@ -145,32 +152,53 @@ class SharedScheduler(Scheduler):
         self.shared.close(self.spider.crawl_info)  # type: ignore[attr-defined]
 
     def __len__(self) -> int:
-        return len(self.local) + len(self.queue)
+        return len(self.local) + len(self.found) + len(self.taken) + len(self.queue)
 
     def has_pending_requests(self) -> bool:
-        return len(self) > 0
+        return bool(self.local or self.found or self.taken) or len(self.queue) > 0
 
     def enqueue_request(self, request: Request) -> bool:
+        """True: a request on the network is queued, or dropped as seen, at the next exchange."""
         if urlparse_cached(request).scheme not in NETWORK:
             self.local.append(request)
             self.stats.inc_value("scheduler/enqueued/memory")
-        else:
-            fingerprint = None if request.dont_filter else self.df.request_fingerprint(request)
-            if not self.queue.push_unseen(request, fingerprint):
-                self.df.log(request, self.spider)
-                return False
-            self.stats.inc_value("scheduler/enqueued/redis")
-        self.stats.inc_value("scheduler/enqueued")
+            self.stats.inc_value("scheduler/enqueued")
+            return True
+        self.found.append(request)
+        if len(self.found) >= FOUND_AT_MOST:
+            self.exchange(0)
         return True
 
     def next_request(self) -> Request | None:
         if self.local:
-            request = self.local.popleft()
             self.stats.inc_value("scheduler/dequeued/memory")
+            request = self.local.popleft()
         else:
-            request = self.queue.pop()
-            if request is None:
+            if not self.taken:
+                self.exchange(TAKEN_AT_MOST)
+            if not self.taken:
                 return None
             self.stats.inc_value("scheduler/dequeued/redis")
+            request = self.taken.popleft()
         self.stats.inc_value("scheduler/dequeued")
         return request
+
+    def exchange(self, take: int) -> None:
+        """Queue the requests found (those the duplicate filter has seen are dropped) and take up to
+        `take`, in one round trip."""
+        found, self.found = self.found, []
+        queued = [
+            (
+                "" if request.dont_filter else self.df.request_fingerprint(request),
+                -request.priority,  # scrapy-redis's score: the lowest is taken first
+                self.queue._encode_request(request),
+            )
+            for request in found
+        ]
+        taken, seen = self.shared.exchange(queued, take)
+        for place in seen:
+            self.df.log(found[place], self.spider)
+        enqueued = len(found) - len(seen)
+        self.stats.inc_value("scheduler/enqueued/redis", enqueued)
+        self.stats.inc_value("scheduler/enqueued", enqueued)
+        self.taken.extend(self.queue._decode_request(data) for data in taken)

@@ -27,7 +27,7 @@ import secrets
 import socket
 import threading
 import weakref
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 from urllib.parse import urlsplit
 
 from redis import Redis
@@ -55,10 +55,13 @@ FRONTIER = ("requests", "dupefilter", "busy", "pending", "robots", "robots-owner
 EVERYTHING = (*FRONTIER, "facts", "done", "audited")
 #: Facts read back per Redis call.
 FACTS_PER_CALL = 5000
-#: Facts and pending statuses a worker keeps before storing them in one round trip: each its own
-#: round trip blocks the reactor, about two per response. A worker that dies loses those it kept, as
-#: it loses the requests it held.
+#: Facts and pending statuses a worker keeps at most: they travel with its next exchange of requests
+#: (``SharedCrawl.exchange``), or on their own once this many wait, since each round trip blocks the
+#: reactor. A worker that dies loses those it kept, as it loses the requests it held.
 KEPT_AT_MOST = 200
+
+#: A request to queue: its fingerprint ('' to queue it unfiltered), its score and itself, serialised.
+Queued = tuple[str, int, bytes]
 
 #: What an idle worker is told: wait for the others, collect the pending statuses, or leave.
 WAIT, SETTLE, DONE = "wait", "settle", "done"
@@ -136,20 +139,33 @@ end
 return {'left', gone}
 """
 
-# KEYS[1] the duplicate filter, KEYS[2] the queue; ARGV[2] the request's fingerprint ('': not
-# filtered), ARGV[3] its score, ARGV[4] the request. One round trip for scrapy-redis's two.
-_PUSH = """
-if ARGV[2] ~= '' and redis.call('SADD', KEYS[1], ARGV[2]) == 0 then return 0 end
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-return 1
-"""
-
-# KEYS[1] the queue (scrapy-redis's: lowest score first), KEYS[2] the busy workers.
-_POP = """
-local top = redis.call('ZPOPMIN', KEYS[1])
-if #top == 0 then return false end
-redis.call('SADD', KEYS[2], ARGV[1])
-return top[1]
+# KEYS[1] the facts, KEYS[2] the pending statuses, KEYS[3] the duplicate filter, KEYS[4] the queue,
+# KEYS[5] the busy workers; ARGV[2] how many requests to take, ARGV[3] and ARGV[4] how many facts and
+# pending URLs follow, then those, then a (fingerprint, score, request) triple for each request to
+# queue: a fingerprint the filter has seen drops its request ('': queued unfiltered). Taking marks the
+# worker busy in the same step. Returns the requests taken (scrapy-redis's queue: lowest score first)
+# and the places (0, 1, ...) of the requests dropped as seen.
+_EXCHANGE = """
+local at = 5
+for i = at, at + tonumber(ARGV[3]) - 1 do redis.call('RPUSH', KEYS[1], ARGV[i]) end
+at = at + tonumber(ARGV[3])
+for i = at, at + tonumber(ARGV[4]) - 1 do redis.call('SADD', KEYS[2], ARGV[i]) end
+at = at + tonumber(ARGV[4])
+local seen = {}
+for i = at, #ARGV, 3 do
+  if ARGV[i] ~= '' and redis.call('SADD', KEYS[3], ARGV[i]) == 0 then
+    seen[#seen + 1] = (i - at) / 3
+  else
+    redis.call('ZADD', KEYS[4], ARGV[i + 1], ARGV[i + 2])
+  end
+end
+local taken = {}
+if tonumber(ARGV[2]) > 0 then
+  local top = redis.call('ZPOPMIN', KEYS[4], ARGV[2])
+  for i = 1, #top, 2 do taken[#taken + 1] = top[i] end
+  if #taken > 0 then redis.call('SADD', KEYS[5], ARGV[1]) end
+end
+return {taken, seen}
 """
 
 # KEYS[1] the shared rules by origin, KEYS[2] who fetches them, KEYS[3] the workers; ARGV[1] this
@@ -207,7 +223,7 @@ class SharedCrawl:
         self._scripts = {
             name: server.register_script(source)
             for name, source in (
-                ("join", _JOIN), ("idle", _IDLE), ("leave", _LEAVE), ("push", _PUSH), ("pop", _POP),
+                ("join", _JOIN), ("idle", _IDLE), ("leave", _LEAVE), ("exchange", _EXCHANGE),
                 ("robots", _ROBOTS), ("heartbeat", _HEARTBEAT),
             )
         }
@@ -293,14 +309,18 @@ class SharedCrawl:
 
     # --- the frontier, robots.txt, statuses, facts ------------------------------------------------
 
-    def push(self, fingerprint: str | None, score: int, request: bytes) -> bool:
-        """Queue a request (serialised) unless its fingerprint is seen already (None: queue it
-        anyway); False if it was."""
-        return bool(self._run("push", ("dupefilter", "requests"), fingerprint or "", score, request))
-
-    def pop(self) -> bytes | None:
-        """The next queued request (serialised), marking this worker busy in the same step."""
-        return self._run("pop", ("requests", "busy"))  # type: ignore[no-any-return]
+    def exchange(self, requests: Sequence[Queued] = (), take: int = 0) -> tuple[list[bytes], list[int]]:
+        """Store the facts and pending statuses this worker keeps, queue `requests` unless the
+        duplicate filter has seen them, and take up to `take` queued requests (marking this worker
+        busy), all in one round trip: the requests taken (serialised), and the places in
+        `requests` of those dropped as seen."""
+        args: list[Any] = [take, len(self._facts), len(self._pending), *self._facts, *self._pending]
+        for queued in requests:
+            args += queued
+        taken, seen = self._run("exchange", ("facts", "pending", "dupefilter", "requests", "busy"), *args)
+        self._facts.clear()
+        self._pending.clear()
+        return taken, seen
 
     def robots(self, origin: str) -> bytes | bool:
         """The shared rules of an origin, or True: this worker fetches them (``share_robots``
@@ -331,19 +351,11 @@ class SharedCrawl:
             self.store()
 
     def store(self) -> None:
-        """Store the facts and pending statuses this worker keeps, in one round trip. Done before
-        it says it is idle and before it leaves, so that all of them are in Redis by the time the
-        crawl settles or the last one out reads the facts."""
-        if not (self._facts or self._pending):
-            return
-        with self.server.pipeline(transaction=False) as pipe:
-            if self._facts:
-                pipe.rpush(self.key("facts"), *self._facts)
-            if self._pending:
-                pipe.sadd(self.key("pending"), *self._pending)
-            pipe.execute()
-        self._facts.clear()
-        self._pending.clear()
+        """Store the facts and pending statuses this worker keeps. Done before it says it is idle and
+        before it leaves, so that all of them are in Redis by the time the crawl settles or the last
+        one out reads the facts."""
+        if self._facts or self._pending:
+            self.exchange()
 
     def facts(self) -> Iterator[Any]:
         return stored_facts(self.server, self.name)

@@ -23,3 +23,5 @@ QIVRORA_CRAWL_KEY = ""
 #: Seconds without a heartbeat after which a worker counts as gone (killed, its machine lost): the
 #: others stop waiting for it, and the requests it was working on are lost.
 QIVRORA_WORKER_TIMEOUT = 60.0
+#: Seconds between the looks of a worker with nothing to do at the queue and at the other workers.
+QIVRORA_IDLE_POLL = 0.25
