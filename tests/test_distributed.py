@@ -21,6 +21,7 @@ from scrapy import Request
 from scrapy.exceptions import StopDownload
 from scrapy.http import Headers
 from scrapy.settings import Settings
+from scrapy.utils.test import get_crawler
 
 from qivrora_spider.demo.redis_server import RedisMissing, redis_server
 from qivrora_spider.demo.site import build_demo_site
@@ -35,7 +36,8 @@ from qivrora_spider.distributed.shared import (
     crawl_key,
     facts_from_redis,
 )
-from qivrora_spider.facts import CrawlInfo
+from qivrora_spider.distributed.extensions import SharedAuditExtension
+from qivrora_spider.facts import CrawlInfo, Page
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
 from .conftest import ROOT
@@ -219,6 +221,23 @@ def test_an_exchange_stores_the_facts_queues_what_the_filter_has_not_seen_and_ta
     finally:
         a.close(info)
         b.close(info)
+
+
+def test_the_auditor_keeping_a_state_warns_of_pages_fetched_by_workers_without_fingerprints(tmp_path, caplog):
+    """Workers fingerprint only where they keep a state, as a single crawl does."""
+    stateful, stateless = (
+        SharedAuditExtension(get_crawler(settings_dict={"QIVRORA_SEVERITY": {}, "QIVRORA_STATE": state}))
+        for state in (str(tmp_path / "state.sqlite"), "")
+    )
+    for extension in (stateful, stateless):
+        for number, fingerprint in enumerate(("f0", None, None)):
+            url = f"https://a.example/{number}/"
+            extension.store.add(Page(url, url, status=200, is_html=True, fingerprint=fingerprint))
+        extension.store.add(Page("https://a.example/gone/", "https://a.example/gone/", status=404))
+    stateless.warn_of_pages_without_fingerprint()
+    assert "keep no crawl state" not in caplog.text, "no state to compare with: nothing to warn of"
+    stateful.warn_of_pages_without_fingerprint()
+    assert "2 pages were fetched by workers that keep no crawl state" in caplog.text
 
 
 def test_a_dead_worker_is_counted_out_after_its_heartbeat_stops(redis_url, caplog):

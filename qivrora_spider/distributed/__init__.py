@@ -29,10 +29,6 @@ class DistributedCrawl:
     def update_settings(self, settings: BaseSettings) -> None:
         settings.set("SCHEDULER", SharedScheduler, "addon")
         settings.set("DUPEFILTER_CLASS", SharedDupeFilter, "addon")
-        # The facts stay in Redis for `hreflang-report --redis`, and the worker that audits may keep a
-        # crawl state the others do not: every worker fingerprints its pages. Not in the settings
-        # module, whose project priority would override this one.
-        settings.set("QIVRORA_FINGERPRINTS", True, "addon")
         for name, single, shared in (
             ("DOWNLOADER_MIDDLEWARES", RobotsMiddleware, SharedRobotsMiddleware),
             ("ITEM_PIPELINES", StatusPipeline, SharedStatusPipeline),

@@ -17,7 +17,7 @@ from scrapy.exceptions import DontCloseSpider
 
 from ..audit.fact_store import FactStore
 from ..extensions.audit import AuditExtension
-from ..facts import FACT_TYPES
+from ..facts import FACT_TYPES, PAGE_STATUS
 from .shared import DONE, LEFT, WAIT, SharedCrawl
 
 if TYPE_CHECKING:
@@ -55,8 +55,26 @@ class SharedAuditExtension(AuditExtension):
         finally:
             self.shared.depart()
         logger.info("The crawl is done and this worker is the last one out: it audits the facts of all.")
+        self.warn_of_pages_without_fingerprint()
         self.run_audit(spider)
         raise DontCloseSpider
+
+    def warn_of_pages_without_fingerprint(self) -> None:
+        """A worker fingerprints its pages only where it keeps a crawl state (or a JOBDIR, a facts
+        feed, QIVRORA_FINGERPRINTS), as a single crawl does. Pages that another worker fetched without
+        state cannot be compared with the state this one keeps (SM010, SM011): say so, not nothing."""
+        if self.history.store is None:
+            return
+        unmarked = sum(
+            1 for page in self.store.pages.values()
+            if page.status == PAGE_STATUS and page.is_html and page.fingerprint is None
+        )
+        if unmarked:
+            logger.warning(
+                "%d pages were fetched by workers that keep no crawl state: SM010 and SM011 do not "
+                "judge them. Start every worker with the same QIVRORA_STATE (or QIVRORA_FINGERPRINTS=True).",
+                unmarked,
+            )
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         if self.findings is not None:

@@ -66,9 +66,10 @@ STOPPED = {
 def keeps_fingerprints(settings: BaseSettings) -> bool:
     """Whether pages need their content fingerprint, which only the crawl state compares (SM010, SM011).
 
-    Facts that outlive the crawl (a facts feed, JOBDIR, a distributed crawl's Redis) keep it too:
-    whoever reads them later may compare them with a state. QIVRORA_FINGERPRINTS (set by the
-    distributed add-on, or for a pipeline of your own) asks for it regardless.
+    Facts that outlive the crawl (a facts feed, JOBDIR) keep it too: whoever reads them later may
+    compare them with a state. QIVRORA_FINGERPRINTS (for a pipeline of your own) asks for it
+    regardless. A distributed worker follows the same rule: the last one out, which keeps the state,
+    warns of pages fetched without (``SharedAuditExtension``).
     """
     if settings.getbool("QIVRORA_FINGERPRINTS") or setting_path(settings, "QIVRORA_STATE"):
         return True
