@@ -17,7 +17,7 @@ from typing import Callable, Iterator
 
 import pytest
 from redis import Redis
-from scrapy import Request
+from scrapy import FormRequest, Request
 from scrapy.exceptions import StopDownload
 from scrapy.http import Headers
 from scrapy.settings import Settings
@@ -37,6 +37,7 @@ from qivrora_spider.distributed.shared import (
     facts_from_redis,
 )
 from qivrora_spider.distributed.extensions import SharedAuditExtension
+from qivrora_spider.distributed.scheduler import request_dict
 from qivrora_spider.facts import CrawlInfo, Page
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
@@ -238,6 +239,21 @@ def test_the_auditor_keeping_a_state_warns_of_pages_fetched_by_workers_without_f
     assert "keep no crawl state" not in caplog.text, "no state to compare with: nothing to warn of"
     stateful.warn_of_pages_without_fingerprint()
     assert "2 pages were fetched by workers that keep no crawl state" in caplog.text
+
+
+def test_requests_are_serialised_as_scrapy_serialises_them():
+    spider = HreflangSpider(start="https://a.example/")
+    requests = [
+        *spider.document("https://a.example/en/", depth=1),
+        *spider.sitemap("https://a.example/sitemap.xml", via="robots"),
+        spider.status("https://a.example/moved/"),
+        FormRequest("https://a.example/search", formdata={"q": "x"}, callback=spider.parse_status),
+    ]
+    assert len(requests) == 4
+    for request in requests:
+        assert request_dict(request, spider) == request.to_dict(spider=spider)
+    with pytest.raises(ValueError, match="not an instance method"):
+        request_dict(Request("https://a.example/", callback=lambda response: None), spider)
 
 
 def test_a_dead_worker_is_counted_out_after_its_heartbeat_stops(redis_url, caplog):
