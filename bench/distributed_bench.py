@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -49,8 +50,18 @@ from qivrora_spider.demo.redis_server import redis_server  # noqa: E402
 FLAGS = (
     "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8",
     "-s", "QIVRORA_STATE=", "-s", "LOG_LEVEL=INFO", "-s", "STATS_CLASS=bench.stats.JsonFileStatsCollector",
+    # Milliseconds in the log, for the timeline of each worker.
+    "-s", "LOG_FORMAT=%(asctime)s.%(msecs)03d [%(name)s] %(levelname)s: %(message)s",
 )
 AUDITOR = "this worker is the last one out"
+#: The log lines that mark the phases of a worker (the first one that holds the text), in order.
+MILESTONES = {
+    "opened": "Spider opened",
+    "crawl done": "The crawl is done",
+    "facts read": "facts from Redis",
+    "closed": "Spider closed",
+}
+_LOG_TIME = re.compile(rb"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\.(\d{3}) ")
 
 
 @dataclass
@@ -59,6 +70,21 @@ class Worker:
     cpu_seconds: float
     stats: dict[str, Any]
     audited: bool
+    #: Seconds from the start of the crawl (the first process started) to each milestone it logged,
+    #: and to its exit.
+    timeline: dict[str, float]
+
+
+def timeline(log: Path, started: float, exited: float) -> dict[str, float]:
+    """When the worker reached each of MILESTONES, by the timestamps of its log, and exited."""
+    reached: dict[str, float] = {}
+    for line in log.read_bytes().splitlines():
+        stamp = _LOG_TIME.match(line)
+        for name, text in MILESTONES.items():
+            if stamp and name not in reached and text.encode() in line:
+                wall = time.mktime(time.strptime(stamp[1].decode(), "%Y-%m-%d %H:%M:%S")) + int(stamp[2]) / 1000
+                reached[name] = wall - started
+    return {**reached, "exit": exited - started}
 
 
 @dataclass
@@ -101,7 +127,8 @@ def duplicates(access_log: Path, offset: int) -> dict[str, int]:
 
 
 def crawl(
-    mode: str, start: str, redis_url: str, work: Path, number: int, access_log: Path, settings: list[str]
+    mode: str, start: str, redis_url: str, work: Path, number: int, access_log: Path, settings: list[str],
+    profiles: Path | None = None,
 ) -> Crawl:
     client = Redis.from_url(redis_url)
     client.flushall()
@@ -116,16 +143,19 @@ def crawl(
         extra += ("-s", f"REDIS_URL={redis_url}")
     processes: list[subprocess.Popen[bytes]] = []
     logs: list[Path] = []
-    started = time.perf_counter()
+    started, started_at = time.perf_counter(), time.time()
     for index in range(count):
         name = f"{mode}-{number}-{index}"
         logs.append(work / f"{name}.log")
         command = [sys.executable, "-m", "scrapy", "crawl", "hreflang", "-a", f"start={start}", *FLAGS, *extra,
                    "-s", f"BENCH_STATS_FILE={work / name}.json", "-O", str(work / f"{name}.csv")]
+        if profiles is not None:
+            py_spy = str(Path(sys.executable).with_name("py-spy"))
+            command = [py_spy, "record", "-r", "100", "--format", "raw", "-o", str(profiles / f"{name}.raw"), "--", *command]
         with logs[-1].open("wb") as log:
             processes.append(subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL,
                                               stdout=log, stderr=log))
-    peaks, cpu = [0] * count, [0.0] * count
+    peaks, cpu, exited = [0] * count, [0.0] * count, [0.0] * count
     running = dict(enumerate(processes))
     try:
         while running:
@@ -135,6 +165,7 @@ def crawl(
                 if pid:
                     process.returncode = os.waitstatus_to_exitcode(status)  # reaped: Popen must not wait
                     cpu[index] = usage.ru_utime + usage.ru_stime
+                    exited[index] = time.time()
                     del running[index]
             time.sleep(0.02)
     finally:  # the benchmark itself stopped: no worker left behind
@@ -147,7 +178,8 @@ def crawl(
         if process.returncode != 0:
             raise RuntimeError(f"worker {index} of {mode}: exit {process.returncode}\n{log.read_text()[-2000:]}")
         stats = json.loads((work / f"{mode}-{number}-{index}.json").read_text())
-        workers.append(Worker(peak / 1024, seconds_used, stats, mode == "single" or AUDITOR in log.read_text()))
+        audited = mode == "single" or AUDITOR in log.read_text()
+        workers.append(Worker(peak / 1024, seconds_used, stats, audited, timeline(log, started_at, exited[index])))
     findings = next((w.stats.get("qivrora/findings") for w in workers if w.audited), None)
     return Crawl(mode, seconds, workers, commands_called(client), redis_cpu(client) - redis_before,
                  duplicates(access_log, offset), findings)
@@ -176,6 +208,13 @@ def report(crawls: list[Crawl], pages: int) -> list[str]:
             f"{done.redis_commands.total() / done.responses:.1f}" if done.mode != "single" else "—",
             f"{done.duplicates['GET']}, {done.duplicates['HEAD']}", done.findings,
         ))
+    lines.append("")
+    for number, done in enumerate(crawls, 1):
+        lines.append(f"Run {number} ({done.mode}), seconds from the start: " + "; ".join(
+            f"worker {index}{' (audited)' if w.audited and len(done.workers) > 1 else ''}: "
+            + ", ".join(f"{name} {at:.1f}" for name, at in w.timeline.items())
+            for index, w in enumerate(done.workers)
+        ))
     for number, done in enumerate(crawls, 1):
         if done.mode != "single":
             lines.append(f"\nRun {number}, Redis commands per response (scripts' own calls included): " + ", ".join(
@@ -201,7 +240,14 @@ def main(argv: list[str] | None = None) -> str:
         help="a Scrapy setting for every process alike, e.g. QIVRORA_FINGERPRINTS=True (repeatable)",
     )
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "distributed-last-run.md")
+    parser.add_argument(
+        "--profile", type=Path, metavar="DIR",
+        help="run each process under `py-spy record` (bench/requirements.txt), its raw profile in DIR; "
+             "peak RSS is then py-spy's, and CPU includes it",
+    )
     args = parser.parse_args(argv)
+    if args.profile:
+        args.profile.mkdir(parents=True, exist_ok=True)
     modes = [mode.strip() for mode in args.modes.split(",")]
     lines = [
         f"# Distributed crawl benchmark, {datetime.now(timezone.utc).isoformat(timespec='seconds')}", "",
@@ -218,7 +264,9 @@ def main(argv: list[str] | None = None) -> str:
         with serve(work / "site", port, "nginx", access_log) as served, redis_server(work) as redis_url:
             for number in range(args.repeat):
                 for mode in modes:
-                    crawls.append(crawl(mode, model.start_url, redis_url, work, number, access_log, args.set))
+                    crawls.append(
+                        crawl(mode, model.start_url, redis_url, work, number, access_log, args.set, args.profile)
+                    )
                     done = crawls[-1]
                     print(f"  {mode}: {args.pages / done.seconds:.0f} pages/s, {done.seconds:.1f} s, "
                           f"{[int(w.stats.get('response_received_count', 0)) for w in done.workers]} responses, "

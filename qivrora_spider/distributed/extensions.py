@@ -49,12 +49,13 @@ class SharedAuditExtension(AuditExtension):
         if outcome == LEFT:
             logger.info("The crawl is done: the worker that finished last audits it.")
             return
+        logger.info("The crawl is done and this worker is the last one out: it audits the facts of all.")
         try:
             self.store = FactStore()
             self.store.add_all(self.shared.facts())
         finally:
             self.shared.depart()
-        logger.info("The crawl is done and this worker is the last one out: it audits the facts of all.")
+        logger.info("Read %d facts from Redis", len(self.store))
         self.warn_of_pages_without_fingerprint()
         self.run_audit(spider)
         raise DontCloseSpider
