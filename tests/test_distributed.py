@@ -241,6 +241,19 @@ def test_the_auditor_keeping_a_state_warns_of_pages_fetched_by_workers_without_f
     assert "2 pages were fetched by workers that keep no crawl state" in caplog.text
 
 
+def test_the_auditor_reads_only_the_facts_of_the_other_workers(redis_url):
+    server = Redis.from_url(redis_url)
+    a, b = SharedCrawl(server, "own"), SharedCrawl(server, "own")
+    facts = [CrawlInfo(started=f"2026-11-0{day}T00:00:00+00:00") for day in range(1, 7)]
+    for worker, some in ((a, facts[0:2]), (b, facts[2:3]), (a, facts[3:4]), (a, facts[4:5]), (b, facts[5:6])):
+        for fact in some:
+            worker.add_fact(fact)
+        worker.exchange()
+    assert list(a.facts()) == list(b.facts()) == facts
+    assert list(a.others_facts()) == [facts[2], facts[5]]
+    assert list(b.others_facts()) == [facts[0], facts[1], facts[3], facts[4]]
+
+
 def test_requests_are_serialised_as_scrapy_serialises_them():
     spider = HreflangSpider(start="https://a.example/")
     requests = [

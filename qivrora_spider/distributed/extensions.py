@@ -1,11 +1,13 @@
 """The audit of a distributed crawl: once, by the last worker out, over the facts of all workers.
 
-Each worker stores its facts in Redis, a batch at a time and all of them before it is idle. An idle
-worker does not audit what it has: it asks the crawl (``SharedCrawl.idle``) whether to wait for the
-others, to collect the statuses nobody fetched, or to leave. The last worker to finish reads every
-worker's facts and audits them as a single crawl does: its feeds, report and fixes carry the findings
-of the whole crawl, and those of the others none. So no worker ever reports the part of the graph it
-happened to see.
+Each worker stores its facts in Redis, a batch at a time and all of them before it is idle, and
+keeps them in its own store as a single crawl does. An idle worker does not audit what it has: it
+asks the crawl (``SharedCrawl.idle``) whether to wait for the others, to collect the statuses nobody
+fetched, or to leave. The last worker to finish reads the facts of the others (its own it has kept:
+reading them back would make the end of the crawl, when the other workers are gone, a second longer
+for every 10,000 pages) and audits them all as a single crawl does: its feeds, report and fixes
+carry the findings of the whole crawl, and those of the others none. So no worker ever reports the
+part of the graph it happened to see.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import DontCloseSpider
 
-from ..audit.fact_store import FactStore
 from ..extensions.audit import AuditExtension
 from ..facts import FACT_TYPES, PAGE_STATUS
 from .shared import DONE, LEFT, WAIT, SharedCrawl
@@ -35,6 +36,7 @@ class SharedAuditExtension(AuditExtension):
         # Not once the worker has left: the auditor's hand-out repeats its CrawlInfo, stored already.
         if isinstance(item, FACT_TYPES) and not self.shared.left:
             self.shared.add_fact(item)
+            self.store.add(item)
 
     def spider_idle(self, spider: Spider) -> None:
         if self.findings is not None or self.shared.left:
@@ -50,12 +52,12 @@ class SharedAuditExtension(AuditExtension):
             logger.info("The crawl is done: the worker that finished last audits it.")
             return
         logger.info("The crawl is done and this worker is the last one out: it audits the facts of all.")
+        kept = len(self.store)
         try:
-            self.store = FactStore()
-            self.store.add_all(self.shared.facts())
+            self.store.add_all(self.shared.others_facts())
         finally:
             self.shared.depart()
-        logger.info("Read %d facts from Redis", len(self.store))
+        logger.info("Read %d facts of the other workers from Redis", len(self.store) - kept)
         self.warn_of_pages_without_fingerprint()
         self.run_audit(spider)
         raise DontCloseSpider

@@ -143,11 +143,12 @@ return {'left', gone}
 # KEYS[5] the busy workers; ARGV[2] how many requests to take, ARGV[3] and ARGV[4] how many facts and
 # pending URLs follow, then those, then a (fingerprint, score, request) triple for each request to
 # queue: a fingerprint the filter has seen drops its request ('': queued unfiltered). Taking marks the
-# worker busy in the same step. Returns the requests taken (scrapy-redis's queue: lowest score first)
-# and the places (0, 1, ...) of the requests dropped as seen.
+# worker busy in the same step. Returns the requests taken (scrapy-redis's queue: lowest score first),
+# the places (0, 1, ...) of the requests dropped as seen, and the length of the facts list after the
+# facts stored (0: none were).
 _EXCHANGE = """
-local at = 5
-for i = at, at + tonumber(ARGV[3]) - 1 do redis.call('RPUSH', KEYS[1], ARGV[i]) end
+local at, length = 5, 0
+for i = at, at + tonumber(ARGV[3]) - 1 do length = redis.call('RPUSH', KEYS[1], ARGV[i]) end
 at = at + tonumber(ARGV[3])
 for i = at, at + tonumber(ARGV[4]) - 1 do redis.call('SADD', KEYS[2], ARGV[i]) end
 at = at + tonumber(ARGV[4])
@@ -165,7 +166,7 @@ if tonumber(ARGV[2]) > 0 then
   for i = 1, #top, 2 do taken[#taken + 1] = top[i] end
   if #taken > 0 then redis.call('SADD', KEYS[5], ARGV[1]) end
 end
-return {taken, seen}
+return {taken, seen, length}
 """
 
 # KEYS[1] the shared rules by origin, KEYS[2] who fetches them, KEYS[3] the workers; ARGV[1] this
@@ -220,6 +221,8 @@ class SharedCrawl:
         #: Fact lines and URLs whose status is wanted, not yet stored (``store``).
         self._facts: list[str] = []
         self._pending: list[str] = []
+        #: Where this worker's facts are in the crawl's list: ranges of places, start included.
+        self._own: list[tuple[int, int]] = []
         self._scripts = {
             name: server.register_script(source)
             for name, source in (
@@ -317,7 +320,9 @@ class SharedCrawl:
         args: list[Any] = [take, len(self._facts), len(self._pending), *self._facts, *self._pending]
         for queued in requests:
             args += queued
-        taken, seen = self._run("exchange", ("facts", "pending", "dupefilter", "requests", "busy"), *args)
+        taken, seen, length = self._run("exchange", ("facts", "pending", "dupefilter", "requests", "busy"), *args)
+        if self._facts:
+            self._note_own(length - len(self._facts), length)
         self._facts.clear()
         self._pending.clear()
         return taken, seen
@@ -357,18 +362,33 @@ class SharedCrawl:
         if self._facts or self._pending:
             self.exchange()
 
+    def _note_own(self, start: int, end: int) -> None:
+        if self._own and self._own[-1][1] == start:
+            start = self._own.pop()[0]
+        self._own.append((start, end))
+
     def facts(self) -> Iterator[Any]:
         return stored_facts(self.server, self.name)
 
+    def others_facts(self) -> Iterator[Any]:
+        """The facts the other workers stored: this one keeps its own (``SharedAuditExtension``)."""
+        return stored_facts(self.server, self.name, skip=self._own)
 
-def stored_facts(server: Redis, name: str) -> Iterator[Any]:
-    """The facts of a crawl, as its workers stored them."""
+
+def stored_facts(server: Redis, name: str, skip: Sequence[tuple[int, int]] = ()) -> Iterator[Any]:
+    """The facts of a crawl, as its workers stored them, but those at the places `skip` (sorted
+    ranges, start included, end not), which are not even parsed."""
     key = f"{PREFIX}:{name}:facts"
 
     def lines() -> Iterator[str]:
+        skipped = iter(skip)
+        ahead = next(skipped, None)
         for start in range(0, server.llen(key), FACTS_PER_CALL):
-            for line in server.lrange(key, start, start + FACTS_PER_CALL - 1):
-                yield line.decode("utf-8")
+            for place, line in enumerate(server.lrange(key, start, start + FACTS_PER_CALL - 1), start):
+                while ahead is not None and place >= ahead[1]:
+                    ahead = next(skipped, None)
+                if ahead is None or place < ahead[0]:
+                    yield line.decode("utf-8")
 
     yield from read_facts(lines(), f"Redis {key}")
 
