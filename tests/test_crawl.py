@@ -51,12 +51,14 @@ def test_fingerprints_are_computed_where_something_compares_or_keeps_them(settin
     assert keeps_fingerprints(project_settings(**settings)) is kept
 
 
-def test_every_distributed_worker_fingerprints():
+@pytest.mark.parametrize(("state", "kept"), [("", False), ("state.sqlite", True)])
+def test_a_distributed_worker_fingerprints_by_the_same_rule(state, kept):
+    """The last one out warns of the pages a worker without a state fetched (test_distributed.py)."""
     from qivrora_spider.distributed import DistributedCrawl
 
-    settings = project_settings()
+    settings = project_settings(QIVRORA_STATE=state)
     DistributedCrawl().update_settings(settings)
-    assert keeps_fingerprints(settings)
+    assert keeps_fingerprints(settings) is kept
 
 
 @pytest_twisted.ensureDeferred
