@@ -8,7 +8,7 @@ import pytest_twisted
 from qivrora_spider.demo.site_server import Route, alternate, html_page
 from qivrora_spider.facts import CrawlInfo, Page, RobotsTxt, SitemapEntry, SitemapFile, TargetStatus
 from qivrora_spider.spiders.arguments import ArgumentError
-from qivrora_spider.spiders.hreflang import keeps_fingerprints
+from qivrora_spider.spiders.hreflang import HreflangSpider, keeps_fingerprints
 
 from .conftest import crawl, project_settings
 from .fixture_sites import multilingual_site, url_entry, urlset
@@ -59,6 +59,19 @@ def test_a_distributed_worker_fingerprints_by_the_same_rule(state, kept):
     settings = project_settings(QIVRORA_STATE=state)
     DistributedCrawl().update_settings(settings)
     assert keeps_fingerprints(settings) is kept
+
+
+def test_no_callback_of_the_spider_returns_a_value_so_scrapy_need_not_parse_their_source():
+    """WARN_ON_GENERATOR_RETURN_VALUE is off: Scrapy's check parses a callback's source with ast for
+    each response, its cache keyed on bound methods that die with their request (2 % of a crawl)."""
+    from scrapy.utils.misc import is_generator_with_return_value
+
+    spider = HreflangSpider(start="https://a.example/")
+    names = [name for name in dir(HreflangSpider) if name.startswith("parse") or name.endswith("_failed")]
+    callbacks = [getattr(spider, name) for name in names]
+    assert len(callbacks) >= 9
+    assert not any(is_generator_with_return_value(callback) for callback in callbacks)
+    assert project_settings().getbool("WARN_ON_GENERATOR_RETURN_VALUE") is False
 
 
 @pytest_twisted.ensureDeferred

@@ -129,4 +129,8 @@ QIVRORA_RENDER_BLOCK = ["image", "media", "font"]
 TELNETCONSOLE_ENABLED = False
 REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = "INFO"
+# Scrapy parses the source of a generator callback with `ast` to warn of a `return value` in it, and
+# caches the answer by bound method: a method bound anew for each request misses the cache, so each
+# response cost a parse (2 % of a crawl). No callback of ours returns a value (tests/test_crawl.py).
+WARN_ON_GENERATOR_RETURN_VALUE = False
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
