@@ -58,7 +58,7 @@ AUDITOR = "this worker is the last one out"
 MILESTONES = {
     "opened": "Spider opened",
     "crawl done": "The crawl is done",
-    "facts read": "facts from Redis",
+    "audit": "Auditing",
     "closed": "Spider closed",
 }
 _LOG_TIME = re.compile(rb"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\.(\d{3}) ")

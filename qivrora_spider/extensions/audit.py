@@ -104,6 +104,7 @@ class AuditExtension:
         crawl_info = getattr(spider, "crawl_info", None)
         if crawl_info is not None:
             self.store.add(crawl_info)
+        logger.info("Auditing %d URLs and sitemap entries", len(self.store))
         previous = self.history.load_previous(crawl_info) if crawl_info is not None else None
         self.context = AuditContext(self.store, previous=previous)
         self.findings = audit(self.context, severity=self.severity, disable=self.disabled)
