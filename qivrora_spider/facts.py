@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import sys
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Iterator
 
@@ -238,9 +239,12 @@ def fact_from_dict(data: dict[str, Any]) -> Any:
     unknown = set(data).difference(_field_names(cls))
     if unknown:
         raise FactsFormatError(f"unknown field(s) {', '.join(sorted(unknown))} for a {kind} fact")
+    _intern(data, kind)  # type: ignore[arg-type]
     for key, nested in _NESTED.items():
         if key in data:
-            data[key] = [nested(**item) for item in data[key]]
+            data[key] = [
+                nested(**(_intern(dict(item), key) if isinstance(item, dict) else item)) for item in data[key]
+            ]
     try:
         fact = cls(**data)
     except TypeError as exc:
@@ -248,6 +252,44 @@ def fact_from_dict(data: dict[str, Any]) -> Any:
     if isinstance(fact, (Page, TargetStatus)):
         _check_url(fact.url)  # URLs are node identities: a forged one must not reach the audit
     return fact
+
+
+#: The fields of each kind of fact (nested ones by their key) whose values many facts repeat: URLs,
+#: hrefs, hreflang values, sources and names.
+_REPEATED: dict[str, tuple[str, ...]] = {
+    "page": (
+        "url", "requested", "location", "content_type", "html_lang", "content_language", "main_text_language",
+    ),
+    "status": ("url", "location", "method", "error", "not_examined"),
+    "entry": ("sitemap", "loc", "url", "lastmod"),
+    "sitemap": ("url", "parent", "via"),
+    "annotations": ("source", "hreflang", "href", "url", "sitemap"),
+    "served_only": ("source", "hreflang", "href", "url", "sitemap"),
+    "canonicals": ("source", "href", "url"),
+    "ignored": ("source", "tag", "reason", "sitemap"),
+}
+#: Lists of URLs.
+_URL_LISTS = ("links", "children", "sitemaps")
+
+
+def _intern(data: dict[str, Any], kind: str) -> dict[str, Any]:
+    """Intern the strings of a fact read back that other facts repeat, as the crawl does
+    (``normalize_url``, hreflang values, hrefs as written shared with their URLs).
+
+    JSON gives every occurrence of a string an object of its own: a page and its sitemap entry read
+    back held 55 strings more than in the crawl (the URLs, hrefs, hreflang values and sources of
+    their annotations, ...), 3.8 KiB a page (74 MiB at 20,000 pages) for the worker that audits a
+    distributed crawl, ``hreflang-report`` and a resumed JOBDIR crawl.
+    """
+    for key in _REPEATED.get(kind, ()):
+        value = data.get(key)
+        if type(value) is str:
+            data[key] = sys.intern(value)
+    for key in _URL_LISTS:
+        value = data.get(key)
+        if type(value) is list:
+            data[key] = [sys.intern(item) if type(item) is str else item for item in value]
+    return data
 
 
 def _check_url(url: object) -> None:
