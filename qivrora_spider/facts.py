@@ -218,7 +218,8 @@ def _as_dict(value: Any) -> dict[str, Any]:
     for name in _field_names(type(value)):
         item = getattr(value, name)
         if type(item) is list:
-            item = [_as_dict(each) for each in item] if item and dataclasses.is_dataclass(item[0]) else item[:]
+            nested = item and dataclasses.is_dataclass(item[0])
+            item = [_as_dict(each) for each in item] if nested else item[:]
         elif type(item) is dict:
             item = dict(item)
         data[name] = item
