@@ -52,8 +52,8 @@ if str(ROOT) not in sys.path:  # run as `python bench/duplicate_fetches.py`
 
 from bench.run import machine  # noqa: E402
 from qivrora_spider.demo.redis_server import redis_server  # noqa: E402
-from qivrora_spider.demo.site import build_demo_site  # noqa: E402
-from qivrora_spider.demo.site_server import SiteServer  # noqa: E402
+from qivrora_spider.demo.site import PDF, build_demo_site  # noqa: E402
+from qivrora_spider.demo.site_server import Route, SiteServer  # noqa: E402
 
 #: The speed flags of bench/distributed_bench.py (issue 17's settings): a race shows more at speed.
 FLAGS = (
@@ -120,6 +120,17 @@ class LoggingSiteServer(SiteServer):
                 super()._answer(with_body)
 
         return Handler
+
+
+def add_chunked_pdfs(site: LoggingSiteServer, count: int) -> None:
+    """`count` PDFs of a few bytes on `site`, served chunked, linked from its home page."""
+    if not count:
+        return
+    paths = [f"/downloads/leaflet-{number}.pdf" for number in range(1, count + 1)]
+    site.routes.update({path: Route(PDF, content_type="application/pdf", chunked=True) for path in paths})
+    home = site.routes["/"]
+    links = "".join(f'<a href="{path}">leaflet</a>\n' for path in paths)
+    home.body = str(home.body).replace("</body>", links + "</body>", 1)
 
 
 @dataclass
@@ -248,6 +259,12 @@ def main(argv: list[str] | None = None) -> str:
         help="seconds each answer waits: the demo crawl must outlast an idle worker's 5 s engine heartbeat, "
         "or the worker that got going first fetches every URL alone (0: as fast as it goes)",
     )
+    parser.add_argument(
+        "--chunked-pdfs", type=int, default=0, metavar="N",
+        help="add N small PDFs to the shop, served chunked and linked from its home page: the spider stops "
+        "such a download at its headers, which closed a connection Twisted had put back in its pool "
+        "(qivrora_spider/download_handlers.py)",
+    )
     parser.add_argument("--log-level", default="INFO", help="the workers' LOG_LEVEL (DEBUG logs every request)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="a Scrapy setting for every worker alike (repeatable)")
@@ -259,8 +276,9 @@ def main(argv: list[str] | None = None) -> str:
         f"# Duplicate fetches, {datetime.now(timezone.utc).isoformat(timespec='seconds')}", "",
         *machine(),
         f"- command: `{' '.join(['python bench/duplicate_fetches.py', *(argv if argv is not None else sys.argv[1:])])}`",
-        f"- {args.workers} workers started together per crawl, on the demo site (two hosts), "
-        "duplicates counted from the server's own request log", "",
+        f"- {args.workers} workers started together per crawl, on the demo site (two hosts)"
+        f"{f' plus {args.chunked_pdfs} small PDFs served chunked' if args.chunked_pdfs else ''}, each answer "
+        f"after {args.delay:g} s; duplicates counted from the server's own request log", "",
     ]
     keep = args.keep or Path(tempfile.mkdtemp(prefix="qivrora-duplicates-kept-"))
     keep.mkdir(parents=True, exist_ok=True)
@@ -273,6 +291,7 @@ def main(argv: list[str] | None = None) -> str:
         with shop, store, redis_server(work) as redis_url:
             build_demo_site(shop, store)
             shop.delay = store.delay = args.delay
+            add_chunked_pdfs(shop, args.chunked_pdfs)
             for number in range(1, args.runs + 1):
                 done = crawl(number, shop.url("/"), redis_url, work, [shop, store], args)
                 done.same_findings = not crawls or done.findings == crawls[0].findings

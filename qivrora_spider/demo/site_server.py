@@ -26,6 +26,7 @@ class Route:
     headers: list[tuple[str, str]] = field(default_factory=list)
     delay: float = 0.0  # seconds before answering (a slow server)
     reset: bool = False  # drop the connection without answering (TCP reset)
+    chunked: bool = False  # the body in one chunk, no Content-Length (as a dynamic server sends it)
 
     def payload(self) -> bytes:
         return self.body.encode("utf-8") if isinstance(self.body, str) else self.body
@@ -130,6 +131,13 @@ class SiteServer:
                     self.send_header("Content-Type", route.content_type)
                 for name, value in route.headers:
                     self.send_header(name, value)
+                if route.chunked:
+                    self.send_header("Transfer-Encoding", "chunked")
+                    self.end_headers()
+                    if with_body:
+                        chunk = b"%x\r\n%s\r\n" % (len(payload), payload) if payload else b""
+                        self.wfile.write(chunk + b"0\r\n\r\n")
+                    return
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
                 if with_body:
