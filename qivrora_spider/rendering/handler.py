@@ -28,6 +28,7 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 
+from ..download_handlers import replace_pool
 from ..downloadermiddlewares.private_guard import PrivateAddressGuard
 from ..extract.page_facts import is_html
 from . import RenderOptions, RenderResult
@@ -53,6 +54,7 @@ HEAD_JS = "() => document.head ? document.head.outerHTML : ''"
 class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
+        replace_pool(self)  # requests fetched as Scrapy fetches them share its pool: the one that does not reuse closing connections
         self.crawler = crawler
         self.options = RenderOptions.from_settings(crawler.settings)
         self.slots = asyncio.Semaphore(self.options.concurrency)

@@ -36,6 +36,15 @@ RETRY_HTTP_CODES = [500, 502, 503, 504, 522, 524, 408, 429]
 DOWNLOAD_MAXSIZE = 64 * 1024 * 1024
 DOWNLOAD_WARNSIZE = 0
 
+#: Scrapy's HTTP/1.1 handler, with a connection pool that never reuses a connection it is closing: a
+#: stopped download closes its connection, and Twisted's pool could hand it to the next request, which
+#: the server then received twice (qivrora_spider/download_handlers.py). -a render=1 routes both
+#: schemes through the rendering handler, which uses the same pool.
+DOWNLOAD_HANDLERS = {
+    "http": "qivrora_spider.download_handlers.HTTP11DownloadHandler",
+    "https": "qivrora_spider.download_handlers.HTTP11DownloadHandler",
+}
+
 # Redirects are facts, not detours: every 3xx is recorded with its Location and the spider decides.
 REDIRECT_ENABLED = False
 METAREFRESH_ENABLED = False

@@ -278,8 +278,9 @@ class HreflangSpider(Spider):
         """Stop downloading bodies the audit has no use for: a PDF is judged by its headers.
 
         Not a body short enough to be complete already (a HEAD's is empty): stopping closes the
-        connection, and Scrapy 2.19 then hands the closing connection back to Twisted's pool, whose
-        next request on it is lost and sent again, fetching that URL twice.
+        connection, which a whole response leaves in Twisted's pool; the next request on it would be
+        lost and sent again, fetching that URL twice. Reading it keeps the connection. A chunked body
+        has no length to tell: our pool (``download_handlers``) leaves such a closing connection out.
         """
         if isinstance(body_length, int) and 0 <= body_length <= WHOLE_IN_ONE_READ:
             return
