@@ -25,7 +25,10 @@ from qivrora_spider.settings import DOWNLOAD_HANDLERS
 from .conftest import crawl
 from .fixture_sites import PDF
 
-FAST = {"AUTOTHROTTLE_ENABLED": False, "DOWNLOAD_DELAY": 0, "QIVRORA_STATE": "", "CONCURRENT_REQUESTS_PER_DOMAIN": 8}
+FAST = {
+    "AUTOTHROTTLE_ENABLED": False, "DOWNLOAD_DELAY": 0, "QIVRORA_STATE": "",
+    "CONCURRENT_REQUESTS_PER_DOMAIN": 8,
+}
 
 
 async def next_request_after_a_stopped_download(site: SiteServer, pool: HTTPConnectionPool) -> int:
@@ -35,7 +38,8 @@ async def next_request_after_a_stopped_download(site: SiteServer, pool: HTTPConn
     answered: Deferred[int] = Deferred()
 
     def fetch_next() -> None:
-        agent.request(b"GET", site.url("/next").encode()).addCallback(lambda response: response.code).chainDeferred(answered)
+        requested = agent.request(b"GET", site.url("/next").encode())
+        requested.addCallback(lambda response: response.code).chainDeferred(answered)
 
     def stop(response: object) -> None:
         # scrapy/core/downloader/handlers/http11.py, _cb_bodyready, when headers_received stops it:

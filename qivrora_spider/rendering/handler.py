@@ -54,7 +54,7 @@ HEAD_JS = "() => document.head ? document.head.outerHTML : ''"
 class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
     def __init__(self, crawler: Crawler) -> None:
         super().__init__(crawler)
-        replace_pool(self)  # requests fetched as Scrapy fetches them share its pool: the one that does not reuse closing connections
+        replace_pool(self)  # Scrapy's fetches go through its pool: ours, which reuses no closing connection
         self.crawler = crawler
         self.options = RenderOptions.from_settings(crawler.settings)
         self.slots = asyncio.Semaphore(self.options.concurrency)
