@@ -154,6 +154,26 @@ async def test_start_at_a_sitemap_recognised_by_content_not_name(site):
 
 
 @pytest_twisted.ensureDeferred
+async def test_a_robots_txt_redirected_to_another_origins_is_fetched_once(site, other_site):
+    """http:// to https://, apex to www: the origin redirected to reads the robots.txt received, and
+    records it when it needs it, as if it had fetched it."""
+    a, b = site.url, other_site.url
+    cluster = alternate("en", a("/")) + alternate("de", b("/de/"))
+    site.routes["/robots.txt"] = Route("", status=301, headers=[("Location", b("/robots.txt"))])
+    site.routes["/"] = Route(html_page(cluster))
+    other_site.routes["/robots.txt"] = Route(f"User-agent: *\nDisallow: /private/\nSitemap: {b('/s.xml')}\n",
+                                             content_type="text/plain")
+    other_site.routes["/de/"] = Route(html_page(cluster, lang="de"))
+    result = await crawl(start=a("/"))
+    assert other_site.requests("GET")["/robots.txt"] == 1
+    robots = {r.origin: r for r in result.of(RobotsTxt)}
+    for origin, url in ((site.base, a("/robots.txt")), (other_site.base, b("/robots.txt"))):
+        assert (robots[origin].url, robots[origin].status, robots[origin].exists) == (url, 200, True)
+        assert robots[origin].sitemaps == [b("/s.xml")]
+    assert result.page(b("/de/")).status == 200
+
+
+@pytest_twisted.ensureDeferred
 async def test_start_at_robots_txt_reads_its_sitemaps(site):
     a = site.url
     site.routes.update(

@@ -42,6 +42,10 @@ class RobotsMiddleware:
         self.user_agent: str = crawler.settings["USER_AGENT"]
         self._known: dict[str, tuple[Protego | None, int | None]] = {}
         self._waiting: dict[str, list[Deferred[tuple[Protego | None, int | None]]]] = {}
+        #: Another origin's robots.txt, received as the redirect target of one fetched before it (http://
+        #: to https://, apex to www): its origin reads it from here when it needs it, rather than
+        #: fetching the same URL again. Kept until then, as its fact would be recorded then.
+        self._received: dict[str, Response] = {}
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -85,8 +89,13 @@ class RobotsMiddleware:
         response: Response | None = None
         try:
             for _ in range(MAX_ROBOTS_REDIRECTS + 1):
-                request = Request(url, priority=self.DOWNLOAD_PRIORITY, meta={"dont_obey_robotstxt": True})
-                response = await self.crawler.engine.download_async(request)
+                response = self._received.pop(url, None)
+                if response is None:
+                    request = Request(url, priority=self.DOWNLOAD_PRIORITY, meta={"dont_obey_robotstxt": True})
+                    response = await self.crawler.engine.download_async(request)
+                    hop = origin(url)
+                    if hop != where and url == f"{hop}/robots.txt" and hop not in self._known | self._waiting:
+                        self._received[url] = response
                 location = response.headers.get(b"Location")
                 if not (300 <= response.status < 400 and location):
                     break
