@@ -89,13 +89,13 @@ class RobotsMiddleware:
         response: Response | None = None
         try:
             for _ in range(MAX_ROBOTS_REDIRECTS + 1):
-                response = self._received.pop(url, None)
+                response = self._take_received(url)
                 if response is None:
                     request = Request(url, priority=self.DOWNLOAD_PRIORITY, meta={"dont_obey_robotstxt": True})
                     response = await self.crawler.engine.download_async(request)
                     hop = origin(url)
                     if hop != where and url == f"{hop}/robots.txt" and hop not in self._known | self._waiting:
-                        self._received[url] = response
+                        self._keep_received(url, response)
                 location = response.headers.get(b"Location")
                 if not (300 <= response.status < 400 and location):
                     break
@@ -125,6 +125,14 @@ class RobotsMiddleware:
         await self._record(fact)
         await self.crawler.signals.send_catch_log_async(robots_recorded, robots=fact)
         return parser, fact.status
+
+    def _keep_received(self, url: str, response: Response) -> None:
+        """Keep another origin's robots.txt, received on the way to this one's."""
+        self._received[url] = response
+
+    def _take_received(self, url: str) -> Response | None:
+        """A robots.txt received already (``_keep_received``), or None: it is fetched."""
+        return self._received.pop(url, None)
 
     async def _record(self, fact: object) -> None:
         await self.crawler.engine.scraper.start_itemproc_async(fact, response=None)
