@@ -28,7 +28,8 @@ LAYERS = [
     {"report", "catalogue"},  # findings -> what people read, pure
     {"feeds"},  # findings and facts -> files (Scrapy's exporters and storages)
     {"state"},  # across crawls: the state file, what changed, JOBDIR
-    {"signals", "downloadermiddlewares", "rendering"},  # what may be fetched, how a fetch went; the browser
+    # what may be fetched, how a fetch went; the browser; the HTTP handler (its connection pool)
+    {"signals", "downloadermiddlewares", "rendering", "download_handlers"},
     {"spiders", "pipelines", "extensions"},  # the crawl
     {"distributed", "commands", "cli", "settings"},  # the crawl over Redis; the command line; the settings
     {"demo"},  # the demo shop and the test server; nothing in the package uses them
