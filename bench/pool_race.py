@@ -22,7 +22,7 @@ RetryMiddleware never sees it, and the server got it twice.
 (the workaround: the pool leaves closing connections out). Runs on the 2 cores, Twisted 26.10 (the
 server's BrokenPipeError tracebacks on stderr are the answers written to the closed connections)::
 
-    pool twisted: 2 to 50 of 300 PDFs received twice, Content-Length or chunked alike (6 runs);
+    pool twisted: 20 to 50 of 300 PDFs received twice, Content-Length or chunked alike (6 runs);
                   Scrapy counts 300 requests and 0 retries
     pool qivrora: 300 requests received, each PDF once (5 runs)
 """
