@@ -92,8 +92,6 @@ class LoggingSiteServer(SiteServer):
         self.received: list[Received] = []
         self.run = 0
         self._file_lock = lock
-        #: Answers wait until it is set: the crawl starts when all workers have joined it.
-        self.gate = threading.Event()
         #: Seconds each answer waits besides (a slower site: both workers stay busy longer).
         self.delay = 0.0
         super().__init__()
@@ -114,7 +112,6 @@ class LoggingSiteServer(SiteServer):
                     server.received.append(received)
                     with server.access_log.open("a", encoding="utf-8") as log:
                         log.write(received.line() + "\n")
-                server.gate.wait(timeout=60)
                 if server.delay:
                     time.sleep(server.delay)
                 super()._answer(with_body)

@@ -43,6 +43,10 @@ class SiteServer:
         #: What every missing path answers; a static host's ``404.html`` when a test sets one.
         self.not_found: Route = NOT_FOUND
         self.log: list[tuple[str, str]] = []
+        #: Answers wait while it is clear (at most a minute): a test holds a crawl until all its workers
+        #: are in it.
+        self.gate = threading.Event()
+        self.gate.set()
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer((host, 0), self._handler_class())
         self._server.daemon_threads = True
@@ -116,6 +120,7 @@ class SiteServer:
                 with server._lock:
                     server.log.append((self.command, self.path))
                 route = server.routes.get(self.path, server.not_found)
+                server.gate.wait(timeout=60)
                 if route.delay:
                     time.sleep(route.delay)
                 if route.reset:

@@ -51,7 +51,9 @@ WORKER_TIMEOUT = 60.0
 KEY_PATTERN = re.compile(r"[\w.:\[\]-]+")
 #: The keys that steer a crawl under way; cleared once it is audited (the facts stay for
 #: `hreflang-report --redis`), and with the rest when a new crawl starts on the key.
-FRONTIER = ("requests", "dupefilter", "busy", "pending", "robots", "robots-owners", "finished")
+FRONTIER = (
+    "requests", "dupefilter", "busy", "pending", "robots", "robots-owners", "robots-received", "finished",
+)
 EVERYTHING = (*FRONTIER, "facts", "done", "audited")
 #: Facts read back per Redis call.
 FACTS_PER_CALL = 5000
@@ -335,6 +337,18 @@ class SharedCrawl:
 
     def share_robots(self, origin: str, rules: bytes) -> None:
         self.server.hset(self.key("robots"), origin, rules)
+
+    def keep_robots_response(self, url: str, answer: bytes) -> None:
+        """Another origin's robots.txt, received on the way to one's own: for whoever needs it."""
+        self.server.hset(self.key("robots-received"), url, answer)
+
+    def take_robots_response(self, url: str) -> bytes | None:
+        """The robots.txt at `url` if a worker received it already (once: it is taken)."""
+        with self.server.pipeline() as pipe:
+            pipe.hget(self.key("robots-received"), url)
+            pipe.hdel(self.key("robots-received"), url)
+            answer, _ = pipe.execute()
+        return answer  # type: ignore[no-any-return]
 
     def note_pending(self, urls: list[str]) -> None:
         self._pending += urls
