@@ -25,7 +25,7 @@ from scrapy.utils.test import get_crawler
 
 from qivrora_spider.demo.redis_server import RedisMissing, redis_server
 from qivrora_spider.demo.site import build_demo_site
-from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
+from qivrora_spider.demo.site_server import Route, SiteServer, html_page
 from qivrora_spider.distributed.shared import (
     AUDIT,
     DONE,
@@ -162,33 +162,16 @@ def test_two_workers_fetch_each_url_once_and_the_last_one_out_audits_as_a_single
     assert by_hand.read_text() == single
 
 
-def test_a_robots_txt_received_as_another_origins_redirect_target_is_fetched_once_by_all_workers(
-    redis_url, site, other_site, tmp_path
-):
-    """http:// to https://: the worker that needs the target's rules reads the response another
-    worker received (kept in Redis), rather than fetching the same URL again."""
-    a, b = site.url, other_site.url
-    cluster = alternate("en", a("/")) + alternate("de", b("/de/"))
-    site.routes["/robots.txt"] = Route("", status=301, headers=[("Location", b("/robots.txt"))])
-    links = "".join(f'<a href="{b(f"/p{n}/")}">p</a>' for n in range(24))
-    site.routes["/"] = Route(html_page(cluster, body=links))
-    other_site.routes["/robots.txt"] = Route("User-agent: *\nAllow: /\n", content_type="text/plain")
-    other_site.routes["/de/"] = Route(html_page(cluster, lang="de"))
-    for n in range(24):  # more than one worker takes at once: both need the rules of b
-        other_site.routes[f"/p{n}/"] = Route(html_page(), delay=0.3)
-    site.gate.clear()  # until both workers are in the crawl
-    distributed = {"SCRAPY_SETTINGS_MODULE": "settings.distributed"}
-    worker = ["crawl", "hreflang", "-a", f"start={a('/')}", *FAST, "-s", f"REDIS_URL={redis_url}"]
-    workers = [scrapy(tmp_path / f"{n}.log", *worker, env=distributed) for n in range(2)]
-    redis, deadline = Redis.from_url(redis_url), time.monotonic() + WAIT_AT_MOST
-    while sum(int(redis.zcard(key)) for key in redis.scan_iter("qivrora:*:workers")) < 2:
-        assert time.monotonic() < deadline, "the workers did not both join"
-        time.sleep(0.05)
-    site.gate.set()
-    for running in workers:
-        running.finish()
-    assert other_site.requests("GET")["/robots.txt"] == 1
-    assert set(site.requests().values()) == set(other_site.requests().values()) == {1}
+def test_a_robots_txt_one_worker_received_for_another_origin_is_taken_once_by_any_worker(redis_url):
+    """http:// to https://: the worker that first needs the target's rules, whichever, reads the response
+    received rather than fetching the same URL again (test_crawl.py has the single crawl's)."""
+    server = Redis.from_url(redis_url)
+    a, b = SharedCrawl(server, "redirected"), SharedCrawl(server, "redirected")
+    url = "https://www.a.example/robots.txt"
+    a.keep_robots_response(url, b"answer")
+    assert a.take_robots_response("https://a.example/robots.txt") is None
+    assert b.take_robots_response(url) == b"answer"
+    assert a.take_robots_response(url) is None, "taken once: the origin's rules are shared from then on"
 
 
 def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_status_is_pending(redis_url):
