@@ -91,6 +91,8 @@ class Run:
     seconds: float
     peak_rss_mib: float
     stats: dict[str, Any] = field(default_factory=dict)
+    #: User + sys CPU seconds of the process (wait4): on a shared machine, fairer than wall time.
+    cpu_seconds: float = 0.0
 
 
 def hiwater_kib(pid: int) -> int:
@@ -106,7 +108,7 @@ def hiwater_kib(pid: int) -> int:
 
 
 def run_measured(command: list[str], log: Path, timeout: float) -> Run:
-    """Run a subprocess to its end; wall seconds and its own peak RSS.
+    """Run a subprocess to its end; wall seconds, CPU seconds and its own peak RSS.
 
     The peak is the child's VmHWM, read every 20 ms while it runs. wait4's ru_maxrss would not do:
     Linux starts a forked child's maximum at its parent's RSS and keeps it across exec, so every
@@ -119,7 +121,7 @@ def run_measured(command: list[str], log: Path, timeout: float) -> Run:
         try:
             while True:
                 peak = max(peak, hiwater_kib(process.pid))
-                pid, status, _ = os.wait4(process.pid, os.WNOHANG)
+                pid, status, usage = os.wait4(process.pid, os.WNOHANG)
                 if pid:
                     break
                 if time.perf_counter() - started > timeout:
@@ -134,7 +136,7 @@ def run_measured(command: list[str], log: Path, timeout: float) -> Run:
     if process.returncode != 0:
         tail = log.read_text(errors="replace")[-2000:]
         raise RuntimeError(f"exit status {process.returncode}: {' '.join(command)}\n{tail}")
-    return Run(seconds, peak / 1024)
+    return Run(seconds, peak / 1024, cpu_seconds=usage.ru_utime + usage.ru_stime)
 
 
 def crawl_once(crawler: Crawler, start: str, work: Path, number: int, args: argparse.Namespace) -> Run:
