@@ -25,7 +25,6 @@ from ..extensions.audit import audit_settings, summary
 from ..facts import read_facts
 from ..feeds.exporters import JUnitExporter, write_items
 from ..findings import at_or_above
-from ..report import write_outputs
 from .crawl import FINDINGS_FAILED, USAGE_ERROR, fail_on
 
 if TYPE_CHECKING:
@@ -79,6 +78,10 @@ class Command(ScrapyCommand):
         for uri, options in feeds.items():
             self._write(uri, options, findings)
         print(summary(findings), file=sys.stderr)
+        # Imported here, not at the top: Scrapy imports every command on start-up, `scrapy crawl` too,
+        # and a crawl that writes no report would pay for its templates (jinja2).
+        from ..report import write_outputs
+
         try:
             report, fixes = self.settings.get("QIVRORA_REPORT"), self.settings.get("QIVRORA_FIXES")
             write_outputs(context, findings, report=report, fixes=fixes)

@@ -22,7 +22,6 @@ from ..audit import AuditContext, audit, resolve_settings
 from ..audit.fact_store import FactStore
 from ..facts import FACT_TYPES
 from ..findings import SEVERITY_RANK, Finding
-from ..report import write_outputs
 from ..signals import audit_items, crawl_settling
 from ..state.history import CrawlHistory
 from ..state.jobdir import FactLog
@@ -133,11 +132,14 @@ class AuditExtension:
 
     def _write_outputs(self, context: AuditContext, findings: list[Finding]) -> None:
         """QIVRORA_REPORT and QIVRORA_FIXES; a file that cannot be written must not cost the feeds."""
-        settings = self.crawler.settings
+        report, fixes = self.crawler.settings.get("QIVRORA_REPORT"), self.crawler.settings.get("QIVRORA_FIXES")
+        if not (report or fixes):
+            return
+        # Imported only when asked: its templates (jinja2) cost every crawl about 0.1 s of start-up.
+        from ..report import write_outputs
+
         try:
-            for path in write_outputs(
-                context, findings, report=settings.get("QIVRORA_REPORT"), fixes=settings.get("QIVRORA_FIXES")
-            ):
+            for path in write_outputs(context, findings, report=report, fixes=fixes):
                 logger.info("Qivrora wrote %s", path)
         except OSError as exc:
             logger.error("Qivrora could not write the report or the fixes: %s", exc)
