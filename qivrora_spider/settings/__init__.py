@@ -27,6 +27,9 @@ AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
 #: Our pipelines are synchronous: Scrapy's default of 100 concurrent items only starts 101 asyncio
 #: tasks per response (35% of the crawl's time in bench/RESULTS.md), and one keeps findings in order.
 CONCURRENT_ITEMS = 1
+#: Scrapy's "Crawled" and "Scraped from" lines only where a handler keeps DEBUG: each builds a log record
+#: even when the level drops it (bench/RESULTS.md, issue 17).
+LOG_FORMATTER = "qivrora_spider.extensions.logformatter.QuietLogFormatter"
 
 # Faults: a dead alternate is a finding (HL404), not a reason to wait three minutes.
 DOWNLOAD_TIMEOUT = 20
