@@ -6,6 +6,7 @@ agent that names Qivrora. Fast when asked: ``-s AUTOTHROTTLE_ENABLED=False -s DO
 """
 
 from qivrora_spider import __version__
+from scrapy.settings import default_settings
 
 BOT_NAME = "qivrora"
 SPIDER_MODULES = ["qivrora_spider.spiders"]
@@ -67,6 +68,13 @@ DOWNLOADER_MIDDLEWARES = {
 }
 ITEM_PIPELINES = {
     "qivrora_spider.pipelines.StatusPipeline": 100,
+}
+lazy_remote_control = "qivrora_spider.extensions.remote_control.LazyRemoteControl"
+#: Scrapy's own, but its remote control (off, below) is imported only when turned on: its module imports
+#: aiohttp. In the base dict because Scrapy imports every key of EXTENSIONS, None-valued ones too.
+EXTENSIONS_BASE = {
+    (lazy_remote_control if name == "scrapy.extensions.remote_control.RemoteControl" else name): order
+    for name, order in default_settings.EXTENSIONS_BASE.items()
 }
 EXTENSIONS = {
     "qivrora_spider.extensions.audit.AuditExtension": 500,
