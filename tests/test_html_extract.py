@@ -510,3 +510,36 @@ def test_main_text_is_bounded():
 
 def test_head_text_and_titles_are_not_main_text():
     assert extract_html("<head><title>Titre</title></head><body>Corps</body>").main_text == "Corps"
+
+
+# -- lines counted when asked -----------------------------------------------------------------------
+
+
+class _EagerLines(html_extract._Extractor):
+    """The extractor with html.parser's own position keeping: the newlines of every token counted."""
+
+    updatepos = html_extract.HTMLParser.updatepos
+    getpos = html_extract.HTMLParser.getpos
+    goahead = html_extract.HTMLParser.goahead
+
+
+_PIECES = st.sampled_from([
+    "\n", "\n\n", " ", "x", "&amp;", "<p>", "</p>", "<head>", "</head>", "<body>", "<img src=a>", "<br/>",
+    LINK_DE, LINK_EN, '<link rel=alternate hreflang="fr"\nhref=/fr/>', '<a href="/a/">a</a>',
+    "<div hreflang=x>", "<span hreflang=de>", "<title>t\n<img></title>", "<script>\nx</script>",
+    "<noscript>\n<link rel=alternate hreflang=it href=/it/></noscript>", "<noscript>", "<textarea>",
+    "<template>\n<link hreflang=es href=/es/></template>", "<!-- c\n -->", "<!doctype html>",
+    "<meta name=robots content=noindex>", "<![CDATA[\n]]>", "<", "</", "<a ", "&",
+    "<link rel=alternate hreflag=nl href=/n/>",
+])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=40))
+def test_lines_counted_when_asked_are_those_html_parser_counts_token_by_token(pieces: list[str]) -> None:
+    doc = "".join(pieces)
+    lazy, eager = html_extract._Extractor(main_text=True), _EagerLines(main_text=True)
+    for parser in (lazy, eager):
+        parser.feed(doc)
+        parser.close()
+    assert lazy.facts() == eager.facts()
