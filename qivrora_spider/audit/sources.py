@@ -27,8 +27,8 @@ MAX_LISTED = 3
 Mapping = dict[str, dict[str, str]]
 
 
-def _by_source(annotations: list[Annotation]) -> dict[str, tuple[str, Mapping]]:
-    """source -> (where it was read, for a message; its usable annotations by value), SOURCE_ORDER."""
+def _by_source(annotations: list[Annotation]) -> dict[str, tuple[list[Annotation], Mapping]]:
+    """source -> (its usable annotations, for a message's ``places``; the same by value), SOURCE_ORDER."""
     found: dict[str, list[Annotation]] = {}
     for annotation in annotations:
         if is_usable(annotation):
@@ -40,7 +40,7 @@ def _by_source(annotations: list[Annotation]) -> dict[str, tuple[str, Mapping]]:
             value = canonical_hreflang(annotation.hreflang)
             assert value is not None and annotation.url is not None  # usable
             mapping.setdefault(value, {}).setdefault(annotation.url, annotation.hreflang)
-        by_source[source] = (places(found[source]), mapping)
+        by_source[source] = (found[source], mapping)
     return by_source
 
 
@@ -95,8 +95,11 @@ def sources_conflict(ctx: AuditContext) -> Iterator[Hit]:
         sources = _by_source(found)
         if len(sources) < 2:
             continue
-        (_, (ref_place, reference)), *others = sources.items()
-        for source, (place, mapping) in others:
+        (_, (ref_annotations, reference)), *others = sources.items()
+        for source, (annotations, mapping) in others:
+            if mapping == reference:  # the same values to the same URLs: no difference (most pages)
+                continue
+            ref_place, place = places(ref_annotations), places(annotations)
             found = _differences(reference, mapping, ref_place, place)
             if not found:
                 continue
