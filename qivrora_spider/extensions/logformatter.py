@@ -2,8 +2,8 @@
 
 Scrapy logs "Crawled (200)" for each response and "Scraped from" for each item at DEBUG, and the
 logging module builds a full record for each (the caller's frame, the time, the thread and process
-names) before the handler drops it for its level: about 20 µs a line, two or three lines a page, about
-4 % of a crawl's CPU at the default LOG_LEVEL of INFO (bench/RESULTS.md, issue 17). Where a handler
+names) before the handler drops it for its level: two or three lines a page, about 2 % of the
+samples of a crawl at the default LOG_LEVEL of INFO (bench/ceiling-notes.md). Where a handler
 keeps DEBUG (``-s LOG_LEVEL=DEBUG``, or logging configured by whoever embeds the crawl), the lines
 are Scrapy's, unchanged.
 """

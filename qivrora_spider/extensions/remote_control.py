@@ -2,7 +2,7 @@
 
 Qivrora turns it off (settings: it runs any Python code sent with its token), but Scrapy lists it in
 ``EXTENSIONS_BASE`` and imports its module before the extension says "not configured", and that
-module imports aiohttp: about 0.14 s of CPU at every crawl's start-up (bench/RESULTS.md, issue 17).
+module imports aiohttp: about 0.14 s of CPU at every crawl's start-up (bench/ceiling-notes.md).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
 #: tasks per response (35% of the crawl's time in bench/RESULTS.md), and one keeps findings in order.
 CONCURRENT_ITEMS = 1
 #: Scrapy's "Crawled" and "Scraped from" lines only where a handler keeps DEBUG: each builds a log record
-#: even when the level drops it (bench/RESULTS.md, issue 17).
+#: even when the level drops it (bench/ceiling-notes.md).
 LOG_FORMATTER = "qivrora_spider.extensions.logformatter.QuietLogFormatter"
 
 # Faults: a dead alternate is a finding (HL404), not a reason to wait three minutes.
