@@ -55,8 +55,9 @@ FRONTIER = (
     "requests", "dupefilter", "busy", "pending", "robots", "robots-owners", "robots-received", "finished",
 )
 EVERYTHING = (*FRONTIER, "facts", "done", "audited")
-#: Facts read back per Redis call.
-FACTS_PER_CALL = 5000
+#: Facts read back per Redis call. The auditor holds a call's lines while it parses them (about 2 KB
+#: a fact) beside the store it builds, and malloc keeps what they took: 500 keep that to 1 MB.
+FACTS_PER_CALL = 500
 #: Facts and pending statuses a worker keeps at most: they travel with its next exchange of requests
 #: (``SharedCrawl.exchange``), or on their own once this many wait, since each round trip blocks the
 #: reactor. A worker that dies loses those it kept, as it loses the requests it held.
