@@ -240,15 +240,14 @@ def fact_from_dict(data: dict[str, Any]) -> Any:
     unknown = set(data).difference(_field_names(cls))
     if unknown:
         raise FactsFormatError(f"unknown field(s) {', '.join(sorted(unknown))} for a {kind} fact")
-    _intern(data, kind)  # type: ignore[arg-type]
-    for key, nested in _NESTED.items():
-        if key in data:
-            data[key] = [
-                nested(**(_intern(dict(item), key) if isinstance(item, dict) else item)) for item in data[key]
-            ]
+    _intern(data, *_REPEATED.get(kind, ((), ())))  # type: ignore[arg-type]
     try:
+        for key, nested in _NESTED.items():
+            if key in data:
+                repeated = _REPEATED[key][0]
+                data[key] = [nested(**_intern(item, repeated)) for item in data[key]]
         fact = cls(**data)
-    except TypeError as exc:
+    except (TypeError, AttributeError) as exc:
         raise FactsFormatError(f"incomplete {kind} fact: {exc}") from None
     if isinstance(fact, (Page, TargetStatus)):
         _check_url(fact.url)  # URLs are node identities: a forged one must not reach the audit
@@ -256,24 +255,24 @@ def fact_from_dict(data: dict[str, Any]) -> Any:
 
 
 #: The fields of each kind of fact (nested ones by their key) whose values many facts repeat: URLs,
-#: hrefs, hreflang values, sources and names.
-_REPEATED: dict[str, tuple[str, ...]] = {
+#: hrefs, hreflang values, sources and names; then its lists of URLs.
+_REPEATED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "page": (
-        "url", "requested", "location", "content_type", "html_lang", "content_language", "main_text_language",
+        ("url", "requested", "location", "content_type", "html_lang", "content_language", "main_text_language"),
+        ("links",),
     ),
-    "status": ("url", "location", "method", "error", "not_examined"),
-    "entry": ("sitemap", "loc", "url", "lastmod"),
-    "sitemap": ("url", "parent", "via"),
-    "annotations": ("source", "hreflang", "href", "url", "sitemap"),
-    "served_only": ("source", "hreflang", "href", "url", "sitemap"),
-    "canonicals": ("source", "href", "url"),
-    "ignored": ("source", "tag", "reason", "sitemap"),
+    "status": (("url", "location", "method", "error", "not_examined"), ()),
+    "entry": (("sitemap", "loc", "url", "lastmod"), ()),
+    "sitemap": (("url", "parent", "via"), ("children",)),
+    "robots": (("origin", "url"), ("sitemaps",)),
+    "annotations": (("source", "hreflang", "href", "url", "sitemap"), ()),
+    "served_only": (("source", "hreflang", "href", "url", "sitemap"), ()),
+    "canonicals": (("source", "href", "url"), ()),
+    "ignored": (("source", "tag", "reason", "sitemap"), ()),
 }
-#: Lists of URLs.
-_URL_LISTS = ("links", "children", "sitemaps")
 
 
-def _intern(data: dict[str, Any], kind: str) -> dict[str, Any]:
+def _intern(data: dict[str, Any], names: tuple[str, ...], lists: tuple[str, ...] = ()) -> dict[str, Any]:
     """Intern the strings of a fact read back that other facts repeat, as the crawl does
     (``normalize_url``, hreflang values, hrefs as written shared with their URLs).
 
@@ -282,14 +281,15 @@ def _intern(data: dict[str, Any], kind: str) -> dict[str, Any]:
     their annotations, ...), 3.8 KiB a page (74 MiB at 20,000 pages) for the worker that audits a
     distributed crawl, ``hreflang-report`` and a resumed JOBDIR crawl.
     """
-    for key in _REPEATED.get(kind, ()):
-        value = data.get(key)
-        if type(value) is str:
-            data[key] = sys.intern(value)
-    for key in _URL_LISTS:
-        value = data.get(key)
-        if type(value) is list:
-            data[key] = [sys.intern(item) if type(item) is str else item for item in value]
+    intern = sys.intern
+    for name in names:
+        value = data.get(name)
+        if value.__class__ is str:
+            data[name] = intern(value)
+    for name in lists:
+        value = data.get(name)
+        if value.__class__ is list:
+            data[name] = [intern(item) if item.__class__ is str else item for item in value]
     return data
 
 
