@@ -9,7 +9,7 @@ nothing, in a temp folder). Each mode is a crawl of the whole site with the issu
 
 Modes alternate (single, 2, single, 2, ...) so that drift of a shared machine hits them alike; Redis
 is emptied and its command counts reset before each crawl. The wall time runs from starting the
-first process to the last one's exit, start-up and the audit by the last worker out included;
+first process to the last one's exit, start-up and the audit included;
 pages/s is the site's page count over it. For each worker: its peak RSS (VmHWM, bench/run.py), its
 CPU time (user + sys, from wait4), its responses (its stats), and whether it audited; Redis's CPU
 time too (INFO cpu), since on 2 cores every process competes for the same CPU. For the crawl: Redis commands per response (INFO
@@ -53,7 +53,7 @@ FLAGS = (
     # Milliseconds in the log, for the timeline of each worker.
     "-s", "LOG_FORMAT=%(asctime)s.%(msecs)03d [%(name)s] %(levelname)s: %(message)s",
 )
-AUDITOR = "this worker is the last one out"
+AUDITOR = "this worker audits the facts of all"
 #: The log lines that mark the phases of a worker (the first one that holds the text), in order.
 MILESTONES = {
     "opened": "Spider opened",

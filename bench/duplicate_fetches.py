@@ -63,7 +63,7 @@ FLAGS = (
 #: Scrapy's DEFAULT_REQUEST_HEADERS, plus the header that names the worker in the server's log.
 SCRAPY_HEADERS = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "Accept-Language": "en"}
 WORKER_HEADER = "X-Bench-Worker"
-AUDITOR = "this worker is the last one out"
+AUDITOR = "this worker audits the facts of all"
 #: Seconds a crawl may take before its workers are killed and the benchmark stops.
 WAIT_AT_MOST = 300
 

@@ -53,7 +53,7 @@ def test_fingerprints_are_computed_where_something_compares_or_keeps_them(settin
 
 @pytest.mark.parametrize(("state", "kept"), [("", False), ("state.sqlite", True)])
 def test_a_distributed_worker_fingerprints_by_the_same_rule(state, kept):
-    """The last one out warns of the pages a worker without a state fetched (test_distributed.py)."""
+    """The auditor warns of the pages a worker without a state fetched (test_distributed.py)."""
     from qivrora_spider.distributed import DistributedCrawl
 
     settings = project_settings(QIVRORA_STATE=state)

@@ -1,5 +1,5 @@
 """Distributed crawls: workers on one Redis crawl a site as one crawl, fetch every URL once between
-them, and the last one out audits the facts of all, exactly as a single crawl would.
+them, and one of them audits the facts of all, exactly as a single crawl would.
 
 A real `redis-server` (Debian's package; .ci/run installs it) runs on 127.0.0.1 on a free port, in
 a temporary folder, saving nothing; the workers are `scrapy crawl` processes, as users run them.
@@ -141,7 +141,7 @@ def test_two_workers_fetch_each_url_once_and_the_last_one_out_audits_as_a_single
     for log in logs:
         assert "'downloader/request_count'" in log, "each worker fetched its share"
 
-    auditor = [n for n, log in enumerate(logs) if "this worker is the last one out: it audits" in log]
+    auditor = [n for n, log in enumerate(logs) if "this worker audits the facts of all" in log]
     assert len(auditor) == 1, "one audit"
     outputs = [(tmp_path / name).read_text() for name in ("first.csv", "second.csv")]
     assert outputs[1 - auditor[0]] == "", "the other worker reports nothing of its part"
@@ -192,10 +192,13 @@ def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_stat
         assert b.take_pending() == ["https://a.example/moved/"]
         assert b.idle() == DONE and a.idle() == DONE
 
+        b.add_fact(info)
+        b.store()
         assert a.leave(info) == WAIT, "b has not seen the crawl done yet"
-        assert b.leave(info) == AUDIT, "the last to finish audits"
+        assert a.leave(info) == WAIT, "b has not finished: a cannot know whether it stored more"
+        assert b.leave(info) == AUDIT, "b stored the most facts: it has the fewest to read back"
         assert a.leave(info) == LEFT
-        assert [type(fact) for fact in b.facts()] == [CrawlInfo, CrawlInfo], "each worker's CrawlInfo"
+        assert [type(fact) for fact in b.facts()] == [CrawlInfo] * 3, "b's fact, then each worker's CrawlInfo"
         b.depart()
         assert not server.exists(*(a.key(name) for name in ("requests", "dupefilter", "workers", "finished")))
 
@@ -281,6 +284,27 @@ def test_requests_are_serialised_as_scrapy_serialises_them():
         request_dict(Request("https://a.example/", callback=lambda response: None), spider)
 
 
+def test_the_worker_that_stored_the_most_facts_audits_though_it_finished_first(redis_url):
+    server = Redis.from_url(redis_url)
+    info = CrawlInfo(started="2026-11-01T00:00:00+00:00")
+    most, fewer = SharedCrawl(server, "most"), SharedCrawl(server, "most")
+    for worker, count in ((most, 3), (fewer, 1)):
+        worker.join()
+        for _ in range(count):
+            worker.add_fact(info)
+        worker.store()
+    try:
+        assert most.idle() == WAIT and fewer.idle() == DONE
+        assert most.leave(info) == WAIT, "fewer has not finished"
+        assert fewer.leave(info) == WAIT, "most audits: fewer waits until it has seen so"
+        assert most.leave(info) == AUDIT, "on its next look"
+        assert fewer.leave(info) == LEFT
+
+    finally:
+        most.close(info)
+        fewer.close(info)
+
+
 def test_a_dead_worker_is_counted_out_after_its_heartbeat_stops(redis_url, caplog):
     server = Redis.from_url(redis_url)
     info = CrawlInfo(started="")
@@ -357,7 +381,7 @@ def test_a_render_crawl_runs_with_the_distributed_profile(redis_url, site, tmp_p
         env={"SCRAPY_SETTINGS_MODULE": "settings.distributed"},
     )
     log = worker.finish()
-    assert "this worker is the last one out" in log
+    assert "this worker audits the facts of all" in log
     rows = findings.read_text().splitlines()
     assert [row.split(",")[:1] + row.split(",")[3:4] for row in rows if row.startswith("HL7")] == [
         ["HL701", site.url("/en/")]

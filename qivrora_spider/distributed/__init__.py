@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 class DistributedCrawl:
     """The scheduler and duplicate filter of scrapy-redis (adapted), robots.txt fetched once for all
-    workers, statuses collected once the whole crawl has settled, and the audit by the last worker."""
+    workers, statuses collected once the whole crawl has settled, and the audit by one worker."""
 
     def update_settings(self, settings: BaseSettings) -> None:
         settings.set("SCHEDULER", SharedScheduler, "addon")

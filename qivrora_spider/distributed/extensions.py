@@ -1,11 +1,11 @@
-"""The audit of a distributed crawl: once, by the last worker out, over the facts of all workers.
+"""The audit of a distributed crawl: once, by one worker, over the facts of all workers.
 
 Each worker stores its facts in Redis, a batch at a time and all of them before it is idle, and
 keeps them in its own store as a single crawl does. An idle worker does not audit what it has: it
 asks the crawl (``SharedCrawl.idle``) whether to wait for the others, to collect the statuses nobody
-fetched, or to leave. The last worker to finish reads the facts of the others (its own it has kept:
-reading them back would make the end of the crawl, when the other workers are gone, a second longer
-for every 10,000 pages) and audits them all as a single crawl does: its feeds, report and fixes
+fetched, or to leave. Once all have finished, the one that stored the most facts reads those of the
+others (its own it has kept: reading them back would make the end of the crawl, when the other
+workers are gone, a second longer for every 10,000 pages) and audits them all as a single crawl does: its feeds, report and fixes
 carry the findings of the whole crawl, and those of the others none. So no worker ever reports the
 part of the graph it happened to see.
 """
@@ -49,9 +49,9 @@ class SharedAuditExtension(AuditExtension):
         if outcome == WAIT:
             raise DontCloseSpider  # for the workers that have yet to see the crawl done
         if outcome == LEFT:
-            logger.info("The crawl is done: the worker that finished last audits it.")
+            logger.info("The crawl is done: the worker that stored the most facts audits it.")
             return
-        logger.info("The crawl is done and this worker is the last one out: it audits the facts of all.")
+        logger.info("The crawl is done and this worker audits the facts of all: it stored the most of them.")
         kept = len(self.store)
         try:
             self.store.add_all(self.shared.others_facts())
@@ -85,7 +85,7 @@ class SharedAuditExtension(AuditExtension):
         elif reason != "finished" and self.shared.joined:
             logger.warning(
                 "This worker stopped (%s) before the crawl was done: the workers still in it go on and "
-                "the last one out audits; if none is left, `scrapy hreflang-report --redis URL --key %s` "
+                "one of them audits; if none is left, `scrapy hreflang-report --redis URL --key %s` "
                 "audits the facts gathered so far.",
                 reason, self.shared.name,
             )

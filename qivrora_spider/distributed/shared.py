@@ -7,11 +7,12 @@ left), sends a heartbeat every few seconds, is *busy* from joining or popping a 
 engine is idle again, and *leaves* when it is done or closes.
 
 The crawl is over when the queue is empty, no worker is busy and no status is pending: the worker
-that sees so marks the crawl done. Each worker then *finishes* when it sees the mark, and the last
-one to finish, the last one out, audits the facts of all of them. Every such decision is one Lua
-script, run by Redis as one step: popping a request marks its worker busy in the same step, so an
-empty queue and no busy worker really means that nothing is left to do, and two workers finishing at
-once cannot both be the last one.
+that sees so marks the crawl done. Each worker then *finishes* when it sees the mark, and once all
+have, the one that stored the most facts, the auditor, audits the facts of all of them: it has the
+fewest to read back while the others are gone. Every such decision is one Lua script, run by Redis
+as one step: popping a request marks its worker busy in the same step, so an empty queue and no busy
+worker really means that nothing is left to do, and two workers finishing at once cannot both
+audit.
 
 A worker that stops its heartbeat for ``QIVRORA_WORKER_TIMEOUT`` seconds (killed, its machine lost)
 is counted out, so the others neither wait for it forever nor join a crawl nobody runs any more.
@@ -114,25 +115,31 @@ end
 return {verdict, gone}
 """
 
-# KEYS[3] the facts, KEYS[4] the workers that finished, KEYS[5] the audited mark, KEYS[6...] the
-# frontier; ARGV[3] the worker's CrawlInfo (a fact line), ARGV[4] why it leaves: 'done' (the crawl
-# is), 'stop' (the worker closes before that), 'depart' (it audited and has read the facts).
+# KEYS[3] the facts, KEYS[4] the workers that finished (a hash: how many facts each stored), KEYS[5]
+# the audited mark, KEYS[6...] the frontier; ARGV[3] the worker's CrawlInfo (a fact line), ARGV[4]
+# why it leaves: 'done' (the crawl is), 'stop' (the worker closes before that), 'depart' (it audited
+# and has read the facts), ARGV[5] how many facts it stored.
 # A finished worker waits for those still registered, so that a worker counted out later, not the
-# audit, is what a dead one costs; the last to finish audits, once, and stays registered until it
+# audit, is what a dead one costs. Then the one that stored the most facts (ties: the first by name)
+# audits, once, since it reads the fewest back, while the others leave; it stays registered until it
 # has read the facts, so that a worker starting meanwhile does not clear them. The last one to go
 # clears the frontier of an audited crawl.
 _LEAVE = _COUNT_OUT_SILENT + """
 redis.call('SREM', KEYS[2], ARGV[1])
-if ARGV[4] == 'done' then
-  redis.call('SADD', KEYS[4], ARGV[1])
+if ARGV[4] == 'done' and redis.call('EXISTS', KEYS[5]) == 0 then
+  redis.call('HSET', KEYS[4], ARGV[1], ARGV[5])
+  local auditor, most = nil, -1
   for _, worker in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-    if redis.call('SISMEMBER', KEYS[4], worker) == 0 then return {'wait', gone} end
+    local stored = redis.call('HGET', KEYS[4], worker)
+    if not stored then return {'wait', gone} end
+    stored = tonumber(stored)
+    if stored > most or (stored == most and worker < auditor) then auditor, most = worker, stored end
   end
-  if redis.call('SETNX', KEYS[5], ARGV[1]) == 1 then
-    redis.call('RPUSH', KEYS[3], ARGV[3])
-    redis.call('ZADD', KEYS[1], now, ARGV[1])
-    return {'audit', gone}
-  end
+  if auditor ~= ARGV[1] then return {'wait', gone} end
+  redis.call('SET', KEYS[5], ARGV[1])
+  redis.call('RPUSH', KEYS[3], ARGV[3])
+  redis.call('ZADD', KEYS[1], now, ARGV[1])
+  return {'audit', gone}
 end
 if ARGV[4] ~= 'depart' then redis.call('RPUSH', KEYS[3], ARGV[3]) end
 redis.call('ZREM', KEYS[1], ARGV[1])
@@ -288,8 +295,9 @@ class SharedCrawl:
         return verdict.decode()  # type: ignore[no-any-return]
 
     def leave(self, crawl: CrawlInfo) -> str:
-        """The crawl is done: WAIT (workers still in it have not finished), AUDIT (this worker is the
-        last one out: it reads the facts, then ``depart()``s), or LEFT (another one audits)."""
+        """The crawl is done: WAIT (workers still in it have not finished, or the auditor has not
+        seen so yet), AUDIT (this worker stored the most facts: it reads the others', then
+        ``depart()``s), or LEFT (another one audits)."""
         outcome = self._leave("done", crawl)
         self.left = outcome != WAIT
         return outcome
@@ -309,7 +317,8 @@ class SharedCrawl:
         self.store()
         line = json.dumps(fact_to_dict(crawl), ensure_ascii=False) if crawl is not None else ""
         keys = ("workers", "busy", "facts", "finished", "audited", *FRONTIER)
-        outcome, gone = self._run("leave", keys, self.timeout, line, why)
+        stored = sum(end - start for start, end in self._own)
+        outcome, gone = self._run("leave", keys, self.timeout, line, why, stored)
         self._count_out(gone)
         return outcome.decode()  # type: ignore[no-any-return]
 

@@ -68,7 +68,7 @@ def keeps_fingerprints(settings: BaseSettings) -> bool:
 
     Facts that outlive the crawl (a facts feed, JOBDIR) keep it too: whoever reads them later may
     compare them with a state. QIVRORA_FINGERPRINTS (for a pipeline of your own) asks for it
-    regardless. A distributed worker follows the same rule: the last one out, which keeps the state,
+    regardless. A distributed worker follows the same rule: the auditor, which keeps the state,
     warns of pages fetched without (``SharedAuditExtension``).
     """
     if settings.getbool("QIVRORA_FINGERPRINTS") or setting_path(settings, "QIVRORA_STATE"):
