@@ -29,7 +29,7 @@ from ..extract.sitemap_parse import (
 )
 from ..extract.urls import normalised_origin, origin
 from ..facts import Page, SitemapEntry, SitemapFile
-from .context import AuditContext
+from .context import AuditContext, per_audit
 from .markup import name_list
 from .registry import Hit, check
 from .targets import _ERRORS, answers, redirect_story
@@ -41,8 +41,9 @@ BULK_MIN_ENTRIES = 10
 EARLIEST_ZONE = timezone(timedelta(hours=14))
 
 
+@per_audit
 def _listed(ctx: AuditContext) -> dict[tuple[str, str], SitemapEntry]:
-    """(sitemap, URL) -> its first entry there, for every entry whose loc is a URL."""
+    """(sitemap, URL) -> its first entry there, for every entry whose loc is a URL; four checks ask."""
     found: dict[tuple[str, str], SitemapEntry] = {}
     for entry in ctx.store.entries:
         if entry.url is not None:
@@ -374,12 +375,15 @@ Move the sitemap to the root of the host whose URLs it lists, or name it in that
 )
 def sitemap_url_out_of_scope(ctx: AuditContext) -> Iterator[Hit]:
     named_by = _named_by(ctx)
+    homes: dict[str, tuple[str, str]] = {}  # a sitemap's origin and folder, split once per sitemap
     for (sitemap, url), entry in _listed(ctx).items():
-        where = origin(url)
+        where = normalised_origin(url)
         if where in named_by[sitemap] or not _hosted(sitemap):
             continue
-        folder = urlsplit(sitemap).path.rpartition("/")[0] + "/"
-        if where != origin(sitemap):
+        if sitemap not in homes:
+            homes[sitemap] = origin(sitemap), urlsplit(sitemap).path.rpartition("/")[0] + "/"
+        home, folder = homes[sitemap]
+        if where != home:
             why = (
                 "which is on another host or scheme than the sitemap, "
                 f"so search engines ignore it unless {where}/robots.txt names the sitemap"
