@@ -258,7 +258,8 @@ def fact_from_dict(data: dict[str, Any]) -> Any:
 #: hrefs, hreflang values, sources and names; then its lists of URLs.
 _REPEATED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "page": (
-        ("url", "requested", "location", "content_type", "html_lang", "content_language", "main_text_language"),
+        ("url", "requested", "location", "content_type", "html_lang", "content_language",
+         "main_text_language"),
         ("links",),
     ),
     "status": (("url", "location", "method", "error", "not_examined"), ()),

@@ -26,6 +26,8 @@ from scrapy.utils.test import get_crawler
 from qivrora_spider.demo.redis_server import RedisMissing, redis_server
 from qivrora_spider.demo.site import build_demo_site
 from qivrora_spider.demo.site_server import Route, SiteServer, html_page
+from qivrora_spider.distributed.extensions import SharedAuditExtension
+from qivrora_spider.distributed.scheduler import request_dict
 from qivrora_spider.distributed.shared import (
     AUDIT,
     DONE,
@@ -36,8 +38,6 @@ from qivrora_spider.distributed.shared import (
     crawl_key,
     facts_from_redis,
 )
-from qivrora_spider.distributed.extensions import SharedAuditExtension
-from qivrora_spider.distributed.scheduler import request_dict
 from qivrora_spider.facts import CrawlInfo, Page
 from qivrora_spider.spiders.hreflang import HreflangSpider
 

@@ -5,9 +5,9 @@ keeps them in its own store as a single crawl does. An idle worker does not audi
 asks the crawl (``SharedCrawl.idle``) whether to wait for the others, to collect the statuses nobody
 fetched, or to leave. Once all have finished, the one that stored the most facts reads those of the
 others (its own it has kept: reading them back would make the end of the crawl, when the other
-workers are gone, a second longer for every 10,000 pages) and audits them all as a single crawl does: its feeds, report and fixes
-carry the findings of the whole crawl, and those of the others none. So no worker ever reports the
-part of the graph it happened to see.
+workers are gone, a second longer for every 10,000 pages) and audits them all as a single crawl
+does: its feeds, report and fixes carry the findings of the whole crawl, and those of the others
+none. So no worker ever reports the part of the graph it happened to see.
 """
 
 from __future__ import annotations

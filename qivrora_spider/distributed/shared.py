@@ -332,7 +332,8 @@ class SharedCrawl:
         args: list[Any] = [take, len(self._facts), len(self._pending), *self._facts, *self._pending]
         for queued in requests:
             args += queued
-        taken, seen, length = self._run("exchange", ("facts", "pending", "dupefilter", "requests", "busy"), *args)
+        keys = ("facts", "pending", "dupefilter", "requests", "busy")
+        taken, seen, length = self._run("exchange", keys, *args)
         if self._facts:
             self._note_own(length - len(self._facts), length)
         self._facts.clear()

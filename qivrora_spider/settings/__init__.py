@@ -5,8 +5,9 @@ agent that names Qivrora. Fast when asked: ``-s AUTOTHROTTLE_ENABLED=False -s DO
 -s CONCURRENT_REQUESTS_PER_DOMAIN=16``.
 """
 
-from qivrora_spider import __version__
 from scrapy.settings import default_settings
+
+from qivrora_spider import __version__
 
 BOT_NAME = "qivrora"
 SPIDER_MODULES = ["qivrora_spider.spiders"]
