@@ -24,6 +24,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -240,6 +241,7 @@ def main(argv: list[str] | None = None) -> str:
         help="a Scrapy setting for every process alike, e.g. QIVRORA_FINGERPRINTS=True (repeatable)",
     )
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "distributed-last-run.md")
+    parser.add_argument("--logs", type=Path, metavar="DIR", help="copy every process's log into DIR")
     parser.add_argument(
         "--profile", type=Path, metavar="DIR",
         help="run each process under `py-spy record` (bench/requirements.txt), its raw profile in DIR; "
@@ -268,6 +270,10 @@ def main(argv: list[str] | None = None) -> str:
                         crawl(mode, model.start_url, redis_url, work, number, access_log, args.set, args.profile)
                     )
                     done = crawls[-1]
+                    if args.logs:
+                        args.logs.mkdir(parents=True, exist_ok=True)
+                        for log in work.glob(f"{mode}-{number}-*.log"):
+                            shutil.copy(log, args.logs / log.name)
                     print(f"  {mode}: {args.pages / done.seconds:.0f} pages/s, {done.seconds:.1f} s, "
                           f"{[int(w.stats.get('response_received_count', 0)) for w in done.workers]} responses, "
                           f"duplicates {done.duplicates}", file=sys.stderr, flush=True)
