@@ -19,7 +19,6 @@ import argparse
 import json
 import sys
 import tempfile
-from datetime import datetime, timezone
 from pathlib import Path
 from statistics import median
 
@@ -28,7 +27,7 @@ if str(ROOT) not in sys.path:  # run as `python bench/ceiling_bench.py`
     sys.path.insert(0, str(ROOT))
 
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
-from bench.run import STATS_FLAGS, Run, machine, run_measured  # noqa: E402
+from bench.run import STATS_FLAGS, Run, report_header, run_measured, table_row, write_report  # noqa: E402
 from bench.serve import free_port, serve  # noqa: E402
 
 #: Issue 17's speed flags, for both crawls alike.
@@ -53,14 +52,10 @@ def responses(run: Run) -> int:
     return int(run.stats.get("response_received_count", 0))
 
 
-def _row(*cells: object) -> str:
-    return "| " + " | ".join(str(cell) for cell in cells) + " |"
-
-
 def table(runs: dict[str, list[Run]]) -> list[str]:
     """Each crawler's runs, their medians, and hreflang's ratio to the ceiling by wall and CPU time."""
     lines = [
-        _row("crawler", "responses", "wall s (each)", "CPU s (each)", "responses/s by wall (each)",
+        table_row("crawler", "responses", "wall s (each)", "CPU s (each)", "responses/s by wall (each)",
              "median", "responses/s by CPU (each)", "median", "peak RSS MiB (median)"),
         "|---|---:|---|---|---|---:|---|---:|---:|",
     ]
@@ -70,7 +65,7 @@ def table(runs: dict[str, list[Run]]) -> list[str]:
         by_wall = [responses(run) / run.seconds for run in done]
         by_cpu = [responses(run) / run.cpu_seconds for run in done]
         wall[name], cpu[name] = median(by_wall), median(by_cpu)
-        lines.append(_row(
+        lines.append(table_row(
             name, responses(done[-1]), ", ".join(f"{r.seconds:.1f}" for r in done),
             ", ".join(f"{r.cpu_seconds:.1f}" for r in done), ", ".join(f"{x:.0f}" for x in by_wall),
             f"{wall[name]:.0f}", ", ".join(f"{x:.0f}" for x in by_cpu), f"{cpu[name]:.0f}",
@@ -118,10 +113,7 @@ def main(argv: list[str] | None = None) -> str:
                           f"{run.cpu_seconds:.1f} s CPU, {responses(run) / run.cpu_seconds:.0f}/CPU s",
                           file=sys.stderr, flush=True)
     lines = [
-        f"# Ceiling benchmark, {datetime.now(timezone.utc).isoformat(timespec='seconds')}",
-        "",
-        *machine(),
-        f"- command: `{' '.join(['python bench/ceiling_bench.py', *(argv if argv is not None else sys.argv[1:])])}`",
+        *report_header("Ceiling benchmark", "ceiling_bench.py", argv),
         "",
         f"## {args.pages:,} pages, served by {served.kind}, {args.repeat} alternating runs",
         "",
@@ -133,10 +125,7 @@ def main(argv: list[str] | None = None) -> str:
         "",
         *[f"- {name}: `python {' '.join(command(name, 'START', extra))}`" for name in CRAWLERS],
     ]
-    text = "\n".join(lines) + "\n"
-    args.output.write_text(text, encoding="utf-8")
-    print(text)
-    return text
+    return write_report(lines, args.output)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,6 @@ import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from statistics import median
 from typing import Any
@@ -43,7 +42,7 @@ if str(ROOT) not in sys.path:  # run as `python bench/distributed_bench.py`
     sys.path.insert(0, str(ROOT))
 
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
-from bench.run import hiwater_kib, machine  # noqa: E402
+from bench.run import hiwater_kib, report_header, table_row, write_report  # noqa: E402
 from bench.serve import free_port, serve  # noqa: E402
 from qivrora_spider.demo.redis_server import redis_server  # noqa: E402
 
@@ -186,13 +185,9 @@ def crawl(
                  duplicates(access_log, offset), findings)
 
 
-def _row(*cells: object) -> str:
-    return "| " + " | ".join(str(cell) for cell in cells) + " |"
-
-
 def report(crawls: list[Crawl], pages: int) -> list[str]:
     lines = [
-        _row("run", "mode", "wall s", "pages/s", "responses", "responses of each worker", "peak RSS MiB of each",
+        table_row("run", "mode", "wall s", "pages/s", "responses", "responses of each worker", "peak RSS MiB of each",
              "CPU s of each", "Redis CPU s", "Redis commands / response", "URLs fetched twice (GET, HEAD)",
              "findings"),
         "|---:|---|---:|---:|---:|---|---|---|---:|---:|---|---:|",
@@ -202,7 +197,7 @@ def report(crawls: list[Crawl], pages: int) -> list[str]:
             f"{int(w.stats.get('response_received_count', 0)):,}{' (audited)' if w.audited and len(done.workers) > 1 else ''}"
             for w in done.workers
         )
-        lines.append(_row(
+        lines.append(table_row(
             number, done.mode, f"{done.seconds:.1f}", f"{pages / done.seconds:.0f}", f"{done.responses:,}", each,
             ", ".join(f"{w.peak_rss_mib:.0f}" for w in done.workers),
             ", ".join(f"{w.cpu_seconds:.1f}" for w in done.workers), f"{done.redis_cpu_seconds:.1f}",
@@ -252,9 +247,7 @@ def main(argv: list[str] | None = None) -> str:
         args.profile.mkdir(parents=True, exist_ok=True)
     modes = [mode.strip() for mode in args.modes.split(",")]
     lines = [
-        f"# Distributed crawl benchmark, {datetime.now(timezone.utc).isoformat(timespec='seconds')}", "",
-        *machine(),
-        f"- command: `{' '.join(['python bench/distributed_bench.py', *(argv if argv is not None else sys.argv[1:])])}`",
+        *report_header("Distributed crawl benchmark", "distributed_bench.py", argv),
     ]
     with tempfile.TemporaryDirectory(prefix="qivrora-distributed-bench-") as folder:
         work = Path(folder)
@@ -278,10 +271,7 @@ def main(argv: list[str] | None = None) -> str:
                           f"{[int(w.stats.get('response_received_count', 0)) for w in done.workers]} responses, "
                           f"duplicates {done.duplicates}", file=sys.stderr, flush=True)
     lines += ["", f"## {args.pages:,} pages, served by {served.kind}", "", *report(crawls, args.pages)]
-    text = "\n".join(lines) + "\n"
-    args.output.write_text(text, encoding="utf-8")
-    print(text)
-    return text
+    return write_report(lines, args.output)
 
 
 if __name__ == "__main__":

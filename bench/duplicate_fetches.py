@@ -39,7 +39,6 @@ import threading
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
@@ -50,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as `python bench/duplicate_fetches.py`
     sys.path.insert(0, str(ROOT))
 
-from bench.run import machine  # noqa: E402
+from bench.run import report_header, table_row, write_report  # noqa: E402
 from qivrora_spider.demo.redis_server import redis_server  # noqa: E402
 from qivrora_spider.demo.site import PDF, build_demo_site  # noqa: E402
 from qivrora_spider.demo.site_server import Route, SiteServer  # noqa: E402
@@ -211,20 +210,16 @@ def crawl(number: int, start: str, redis_url: str, work: Path, servers: list[Log
     )
 
 
-def _row(*cells: object) -> str:
-    return "| " + " | ".join(str(cell) for cell in cells) + " |"
-
-
 def report(crawls: list[Crawl], workers: int) -> list[str]:
     lines = [
-        _row("run", "wall s", "all joined at s", "requests received", "requests of each worker (server log)", "auditor",
+        table_row("run", "wall s", "all joined at s", "requests received", "requests of each worker (server log)", "auditor",
              "retries (stats)", "URLs requested twice or more: GET", "HEAD", "findings", "same findings as run 1"),
         "|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|",
     ]
     for done in crawls:
         each = Counter(r.worker for r in done.received)
         retries = sum(int(s.get("retry/count", 0)) for s in done.stats)
-        lines.append(_row(
+        lines.append(table_row(
             done.number, f"{done.seconds:.1f}", f"{done.joined:.1f}", len(done.received),
             ", ".join(str(each[str(i)]) for i in range(workers)),
             ", ".join(str(i) for i, a in enumerate(done.audited) if a) or "none",
@@ -270,9 +265,7 @@ def main(argv: list[str] | None = None) -> str:
     parser.add_argument("--output", type=Path, default=ROOT / "bench" / "duplicates-last-run.md")
     args = parser.parse_args(argv)
     lines = [
-        f"# Duplicate fetches, {datetime.now(timezone.utc).isoformat(timespec='seconds')}", "",
-        *machine(),
-        f"- command: `{' '.join(['python bench/duplicate_fetches.py', *(argv if argv is not None else sys.argv[1:])])}`",
+        *report_header("Duplicate fetches", "duplicate_fetches.py", argv),
         f"- {args.workers} workers started together per crawl, on the demo site (two hosts)"
         f"{f' plus {args.chunked_pdfs} small PDFs served chunked' if args.chunked_pdfs else ''}, each answer "
         f"after {args.delay:g} s; duplicates counted from the server's own request log", "",
@@ -305,10 +298,7 @@ def main(argv: list[str] | None = None) -> str:
         shutil.copy2(access_log, keep / "access.log")
     lines += report(crawls, args.workers)
     lines += ["", f"Kept (logs of crawls with a duplicate, the access log): `{keep}`"]
-    text = "\n".join(lines) + "\n"
-    args.output.write_text(text, encoding="utf-8")
-    print(text)
-    return text
+    return write_report(lines, args.output)
 
 
 if __name__ == "__main__":

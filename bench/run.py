@@ -194,7 +194,27 @@ def machine() -> list[str]:
     ]
 
 
-def _row(*cells: object) -> str:
+def report_header(title: str, script: str, argv: list[str] | None) -> list[str]:
+    """The opening of every benchmark's report: what ran, when, on what, with which command."""
+    arguments = argv if argv is not None else sys.argv[1:]
+    return [
+        f"# {title}, {datetime.now(timezone.utc).isoformat(timespec='seconds')}",
+        "",
+        *machine(),
+        f"- command: `{' '.join([f'python bench/{script}', *arguments])}`",
+    ]
+
+
+def write_report(lines: list[str], output: Path) -> str:
+    """Print a benchmark's Markdown report, write it to `output` and return it."""
+    text = "\n".join(lines) + "\n"
+    output.parent.mkdir(parents=True, exist_ok=True)
+    output.write_text(text, encoding="utf-8")
+    print(text)
+    return text
+
+
+def table_row(*cells: object) -> str:
     return "| " + " | ".join(str(cell) for cell in cells) + " |"
 
 
@@ -204,7 +224,7 @@ def _each(values: list[float], digits: int) -> str:
 
 def crawl_table(runs: dict[str, list[Run]], pages: int) -> list[str]:
     rows = [
-        _row("crawler", "pages/s (median)", "wall s (median)", "peak RSS MiB (median)", "responses",
+        table_row("crawler", "pages/s (median)", "wall s (median)", "peak RSS MiB (median)", "responses",
              "pages/s of each run"),
         "|---|---:|---:|---:|---:|---|",
     ]
@@ -216,7 +236,7 @@ def crawl_table(runs: dict[str, list[Run]], pages: int) -> list[str]:
         each = [pages / run.seconds for run in done]
         rates[crawler.key] = median(each)
         responses = int(median([run.stats.get("response_received_count", 0) for run in done]))
-        rows.append(_row(
+        rows.append(table_row(
             crawler.label, f"{rates[crawler.key]:.0f}", f"{median([r.seconds for r in done]):.1f}",
             f"{median([r.peak_rss_mib for r in done]):.0f}", responses, _each(each, 0),
         ))
@@ -228,14 +248,14 @@ def crawl_table(runs: dict[str, list[Run]], pages: int) -> list[str]:
 
 def audit_table(runs: dict[int, list[Run]]) -> list[str]:
     rows = [
-        _row("pages", "annotations", "audit s (median)", "µs per page", "facts RSS MiB",
+        table_row("pages", "annotations", "audit s (median)", "µs per page", "facts RSS MiB",
              "peak RSS MiB (median)", "findings", "audit s of each run"),
         "|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for pages, done in runs.items():
         seconds = [run.stats["audit_seconds"] for run in done]
         first = done[0].stats
-        rows.append(_row(
+        rows.append(table_row(
             f"{pages:,}", f"{first['annotations']:,}", f"{median(seconds):.2f}",
             f"{median(seconds) / pages * 1e6:.0f}", f"{median([r.stats['facts_rss_mib'] for r in done]):.0f}",
             f"{median([r.peak_rss_mib for r in done]):.0f}", f"{first['findings']:,}", _each(seconds, 2),
@@ -282,12 +302,7 @@ def main(argv: list[str] | None = None) -> str:
     args = parse_args(argv)
     # SIGTERM unwinds like Ctrl-C, so the server (nginx, a child process) and temp files go too.
     signal.signal(signal.SIGTERM, _exit_on_signal)
-    report = [
-        f"# Qivrora benchmark, {datetime.now(timezone.utc).isoformat(timespec='seconds')}",
-        "",
-        *machine(),
-        f"- command: `{' '.join(['python bench/run.py', *(argv if argv is not None else sys.argv[1:])])}`",
-    ]
+    report = report_header("Qivrora benchmark", "run.py", argv)
     with tempfile.TemporaryDirectory(prefix="qivrora-bench-") as temp:
         work = Path(temp)
         if "crawl" not in args.skip:
@@ -306,11 +321,7 @@ def main(argv: list[str] | None = None) -> str:
                 "",
                 "Peak RSS is the whole process's, facts included; facts RSS is taken once they are built.",
             ]
-    text = "\n".join(report) + "\n"
-    args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(text, encoding="utf-8")
-    print(text)
-    return text
+    return write_report(report, args.output)
 
 
 def crawl_part(args: argparse.Namespace, work: Path) -> list[str]:
