@@ -303,6 +303,11 @@ def _check_url(url: object) -> None:
         raise FactsFormatError(f"url {url!r} is not a normalised http(s) URL")
 
 
+def fact_line(fact: Any) -> str:
+    """A fact as one JSON line, as ``read_facts`` reads it back (without the newline)."""
+    return json.dumps(fact_to_dict(fact), ensure_ascii=False)
+
+
 def read_facts(lines: Iterable[str], name: str = "<facts>") -> Iterator[Any]:
     """Facts from JSON lines, as the `facts` feed format writes them."""
     for number, line in enumerate(lines, 1):

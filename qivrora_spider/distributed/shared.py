@@ -20,7 +20,6 @@ is counted out, so the others neither wait for it forever nor join a crawl nobod
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
@@ -35,7 +34,7 @@ from redis import Redis
 from redis.exceptions import RedisError
 from scrapy_redis.connection import get_redis_from_settings
 
-from ..facts import CrawlInfo, fact_to_dict, read_facts
+from ..facts import CrawlInfo, fact_line, read_facts
 from ..state.store import history_key
 
 if TYPE_CHECKING:
@@ -315,7 +314,7 @@ class SharedCrawl:
 
     def _leave(self, why: str, crawl: CrawlInfo | None = None) -> str:
         self.store()
-        line = json.dumps(fact_to_dict(crawl), ensure_ascii=False) if crawl is not None else ""
+        line = fact_line(crawl) if crawl is not None else ""
         keys = ("workers", "busy", "facts", "finished", "audited", *FRONTIER)
         stored = sum(end - start for start, end in self._own)
         outcome, gone = self._run("leave", keys, self.timeout, line, why, stored)
@@ -373,7 +372,7 @@ class SharedCrawl:
         return [url.decode() for url in urls]
 
     def add_fact(self, fact: Any) -> None:
-        self._facts.append(json.dumps(fact_to_dict(fact), ensure_ascii=False))
+        self._facts.append(fact_line(fact))
         self._store_when_full()
 
     def _store_when_full(self) -> None:
@@ -382,8 +381,8 @@ class SharedCrawl:
 
     def store(self) -> None:
         """Store the facts and pending statuses this worker keeps. Done before it says it is idle and
-        before it leaves, so that all of them are in Redis by the time the crawl settles or the last
-        one out reads the facts."""
+        before it leaves, so that all of them are in Redis by the time the crawl settles or the auditor
+        reads the facts."""
         if self._facts or self._pending:
             self.exchange()
 

@@ -9,12 +9,11 @@ Ctrl-C and started again with the same JOBDIR ends with the findings an uninterr
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import IO, Any, Iterator, TypeVar
 
-from ..facts import fact_to_dict, read_facts
+from ..facts import fact_line, read_facts
 
 T = TypeVar("T")
 
@@ -67,7 +66,7 @@ class FactLog:
         if self._file is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._file = self.path.open("a", encoding="utf-8")
-        self._file.write(json.dumps(fact_to_dict(fact), ensure_ascii=False) + "\n")
+        self._file.write(fact_line(fact) + "\n")
 
     def close(self) -> None:
         if self._file is not None:
