@@ -96,10 +96,10 @@ def sources_conflict(ctx: AuditContext) -> Iterator[Hit]:
         if len(sources) < 2:
             continue
         (_, (ref_annotations, reference)), *others = sources.items()
-        for source, (annotations, mapping) in others:
+        for source, (read, mapping) in others:
             if mapping == reference:  # the same values to the same URLs: no difference (most pages)
                 continue
-            ref_place, place = places(ref_annotations), places(annotations)
+            ref_place, place = places(ref_annotations), places(read)
             found = _differences(reference, mapping, ref_place, place)
             if not found:
                 continue
