@@ -91,10 +91,12 @@ class RobotsMiddleware:
             for _ in range(MAX_ROBOTS_REDIRECTS + 1):
                 response = self._take_received(url)
                 if response is None:
-                    request = Request(url, priority=self.DOWNLOAD_PRIORITY, meta={"dont_obey_robotstxt": True})
+                    meta = {"dont_obey_robotstxt": True}
+                    request = Request(url, priority=self.DOWNLOAD_PRIORITY, meta=meta)
                     response = await self.crawler.engine.download_async(request)
                     hop = origin(url)
-                    if hop != where and url == f"{hop}/robots.txt" and hop not in self._known | self._waiting:
+                    unknown = hop not in self._known and hop not in self._waiting
+                    if hop != where and url == f"{hop}/robots.txt" and unknown:
                         self._keep_received(url, response)
                 location = response.headers.get(b"Location")
                 if not (300 <= response.status < 400 and location):
