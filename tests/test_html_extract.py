@@ -543,3 +543,83 @@ def test_lines_counted_when_asked_are_those_html_parser_counts_token_by_token(pi
         parser.feed(doc)
         parser.close()
     assert lazy.facts() == eager.facts()
+
+
+# -- plain tags read in one match, everything else by html.parser ----------------------------------
+
+
+class _Recorder(html_extract._Extractor):
+    """The extractor, noting every token with where html.parser says it starts."""
+
+    def __init__(self) -> None:
+        super().__init__(main_text=True)
+        self.tokens: list[tuple] = []
+
+    def _note(self, *token: object) -> None:
+        self.tokens.append((*token, self.getpos()))
+
+    def handle_starttag(self, tag, attrs):
+        self._note("start", tag, attrs)
+        super().handle_starttag(tag, attrs)
+
+    def handle_startendtag(self, tag, attrs):
+        self._note("startend", tag, attrs)
+        super().handle_startendtag(tag, attrs)
+
+    def handle_endtag(self, tag):
+        self._note("end", tag)
+        super().handle_endtag(tag)
+
+    def handle_data(self, data):
+        self._note("data", data)
+        super().handle_data(data)
+
+    def handle_comment(self, data):
+        self._note("comment", data)
+
+    def handle_decl(self, decl):
+        self._note("decl", decl)
+
+    def handle_pi(self, data):
+        self._note("pi", data)
+
+    def unknown_decl(self, data):
+        self._note("unknown", data)
+
+
+class _HtmlParserRecorder(_Recorder):
+    """The same, tokenized by html.parser alone, its positions kept token by token."""
+
+    updatepos = html_extract.HTMLParser.updatepos
+    getpos = html_extract.HTMLParser.getpos
+    goahead = html_extract.HTMLParser.goahead
+
+
+_TAG_PIECES = st.sampled_from([
+    # plain tags, read in one match
+    "<p>", "</p>", "<P>", "</P >", "<br/>", "<br />", "<li>", "</li>\n", '<a href="/a/">', "</a>",
+    "<a href=/b/>", "<a href=x/>", "<A HREF='/C/' Class=x>", '<img src="i.png" alt="a &amp; b">',
+    "<input disabled/>", "<input disabled>", '<a href="">', "<a href=''>", '<a\nhref="/n/"\n>',
+    '<link rel="alternate" hreflang="de" href="/de/">', "<meta name=robots content=noindex>",
+    '<a href="/q?a=1&amp;b=2">', "<a href=/q?a=1&b=2>", '<div data-x="a>b">', "<x-y>", "</x-y>",
+    "<script>", "</script>", "</SCRIPT>", "</script >", "<style>", "</style>", "<title>", "</title>",
+    "<textarea>", "</textarea>", "<noscript>", "</noscript>", "<template>", "</template>",
+    # anything else, read by html.parser
+    "<a\xa0href=x>", '<a href="x"title=y>', '<a b"c=d>', "<svg:rect x=1>", "<my.tag>", "</my.tag>",
+    "</ a>", "</a\n>", "</>", "< /script>", "<a href==x>", "<a href=`x`>", "<a =x>", "<a/b>",
+    "<a\x0bb=c>", "</a\xa0>", "<!-- c -->", "<!--x", "<!doctype html>", "<?php x ?>", "<![CDATA[x]]>",
+    "<!x>", "<", "</", "<a ", "<a href=", '<a href="', "</a", "\x00",
+])
+_TEXT_PIECES = st.sampled_from(["x", " ", "\n", "&amp;", "&#x41;", "&", "&am", "a<b", "é", "\t", "\r\n"])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.lists(st.one_of(_TAG_PIECES, _TEXT_PIECES), max_size=30))
+def test_tokens_are_html_parsers(pieces: list[str]) -> None:
+    doc = "".join(pieces)
+    ours, theirs = _Recorder(), _HtmlParserRecorder()
+    for parser in (ours, theirs):
+        parser.feed(doc)
+        parser.close()
+    assert ours.tokens == theirs.tokens
+    assert ours.facts() == theirs.facts()
