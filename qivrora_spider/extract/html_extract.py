@@ -560,18 +560,21 @@ class _Extractor(HTMLParser):
         return super().getpos()
 
     # -- tokens, made faster --
-    # html.parser spends about 580 µs on a 5 KB page, most of it in Python for every tag (a regex to
-    # find the tag's end, another for its name, one per attribute, then the checks between them).
-    # Plain tags (``_PLAIN_TAG``) are read here with one match each and handed to the same handlers
-    # with the same arguments; everything else goes to html.parser's own methods, so the tokens, and
-    # so every fact, are html.parser's (a Hypothesis test compares the two token by token).
+    # html.parser spends most of a page's extraction in Python for every tag: a regex to find the
+    # tag's end, another for its name, one per attribute, then the checks between them. Plain tags
+    # (``_PLAIN_TAG``) are read here with one match each and handed to the same handlers with the
+    # same arguments; everything else goes to html.parser's own methods, so the tokens, and so every
+    # fact, are html.parser's (a Hypothesis test compares the two token by token). The loop is one
+    # function because it runs for every token: a call per tag cost 8 % of the extraction.
+    # Measured on the benchmark's 5 KB pages: 770 -> 450 µs a page (bench/RESULTS.md).
 
     def goahead(self, end: bool) -> None:
         """html.parser's ``goahead`` (3.11, ``convert_charrefs``), plain tags read in one match."""
         rawdata = self.rawdata
         i, n = 0, len(rawdata)
         handle_data = self.handle_data
-        plain_tag = _PLAIN_TAG.match
+        plain_tag, plain_attributes = _PLAIN_TAG.match, _PLAIN_ATTRIBUTE.findall
+        cdata_content = self.CDATA_CONTENT_ELEMENTS
         while i < n:
             if self.cdata_elem is None:
                 j = rawdata.find("<", i)
@@ -583,7 +586,8 @@ class _Extractor(HTMLParser):
                     j = n
                 if i < j:
                     self._at = i
-                    handle_data(unescape(rawdata[i:j]))
+                    text = rawdata[i:j]
+                    handle_data(unescape(text) if "&" in text else text)
             else:
                 match = self.interesting.search(rawdata, i)
                 if match is None:
@@ -596,10 +600,32 @@ class _Extractor(HTMLParser):
             if i == n:
                 break
             tag = plain_tag(rawdata, i)
-            k = self._plain_tag(tag) if tag is not None else self._markup(i, end)
-            if k < 0:
-                break
-            i = self._at = k
+            if tag is None:
+                k = self._markup(i, end)
+                if k < 0:
+                    break
+                i = self._at = k
+                continue
+            # What html.parser's parse_starttag or parse_endtag would do with this plain tag.
+            name, attributes, self_closing, end_name = tag.group("start", "attributes", "closed", "end")
+            if end_name is not None:
+                self.handle_endtag(end_name.lower())
+                if self.cdata_elem is not None:
+                    self.clear_cdata_mode()
+            else:
+                self.lasttag = name = name.lower()
+                attrs: list[tuple[str, str | None]] = []
+                if attributes:
+                    for attribute, equals, double, single, bare in plain_attributes(attributes):
+                        value = (double or single or bare) if equals else None
+                        attrs.append((attribute.lower(), unescape(value) if value else value))
+                if self_closing:
+                    self.handle_startendtag(name, attrs)
+                else:
+                    self.handle_starttag(name, attrs)
+                    if name in cdata_content:
+                        self.set_cdata_mode(name)
+            i = self._at = tag.end()
         if end and i < n and self.cdata_elem is None:
             self._at = i
             handle_data(unescape(rawdata[i:n]))
@@ -609,28 +635,6 @@ class _Extractor(HTMLParser):
         self.getpos()
         self.rawdata = rawdata[i:]
         self._at = self._counted = 0
-
-    def _plain_tag(self, tag: re.Match[str]) -> int:
-        """What html.parser's parse_starttag or parse_endtag does with a plain tag; its end."""
-        name, attributes, self_closing, end_name = tag.group("start", "attributes", "closed", "end")
-        if end_name is not None:
-            self.handle_endtag(end_name.lower())
-            if self.cdata_elem is not None:
-                self.clear_cdata_mode()
-            return tag.end()
-        self.lasttag = name = name.lower()
-        attrs: list[tuple[str, str | None]] = []
-        if attributes:
-            for attribute, equals, double, single, bare in _PLAIN_ATTRIBUTE.findall(attributes):
-                value = (double or single or bare) if equals else None
-                attrs.append((attribute.lower(), unescape(value) if value else value))
-        if self_closing:
-            self.handle_startendtag(name, attrs)
-        else:
-            self.handle_starttag(name, attrs)
-            if name in self.CDATA_CONTENT_ELEMENTS:
-                self.set_cdata_mode(name)
-        return tag.end()
 
     def _markup(self, i: int, end: bool) -> int:
         """html.parser's reading of any other markup at `i` (its ``goahead`` at a `<`): where it
