@@ -61,6 +61,25 @@ def test_a_distributed_worker_fingerprints_by_the_same_rule(state, kept):
     assert keeps_fingerprints(settings) is kept
 
 
+def test_stats_are_counted_as_scrapy_counts_them_without_its_per_lookup_hook():
+    from scrapy.statscollectors import MemoryStatsCollector
+    from scrapy.utils.test import get_crawler
+
+    from qivrora_spider.extensions.statscollector import DirectStatsCollector
+
+    stats = get_crawler(HreflangSpider, project_settings()).stats
+    assert type(stats) is DirectStatsCollector
+    assert MemoryStatsCollector.__getattribute__ is not object.__getattribute__, "Scrapy's hook is there to skip"
+    stats.inc_value("count")
+    stats.inc_value("count", 2)
+    stats.max_value("most", 3)
+    stats.max_value("most", 1)
+    stats.min_value("least", 5)
+    stats.min_value("least", 2)
+    stats.set_value("said", "yes")
+    assert stats.get_stats() == {"count": 3, "most": 3, "least": 2, "said": "yes"}
+
+
 def test_no_callback_of_the_spider_returns_a_value_so_scrapy_need_not_parse_their_source():
     """WARN_ON_GENERATOR_RETURN_VALUE is off: Scrapy's check parses a callback's source with ast for
     each response, its cache keyed on bound methods that die with their request (2 % of a crawl)."""

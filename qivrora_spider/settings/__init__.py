@@ -32,6 +32,8 @@ CONCURRENT_ITEMS = 1
 #: Scrapy's "Crawled" and "Scraped from" lines only where a handler keeps DEBUG: each builds a log record
 #: even when the level drops it (bench/ceiling-notes.md).
 LOG_FORMATTER = "qivrora_spider.extensions.logformatter.QuietLogFormatter"
+#: Scrapy's stats collector without its per-lookup deprecation hook: 2.7 -> 0.2 µs a stats call.
+STATS_CLASS = "qivrora_spider.extensions.statscollector.DirectStatsCollector"
 
 # Faults: a dead alternate is a finding (HL404), not a reason to wait three minutes.
 DOWNLOAD_TIMEOUT = 20
