@@ -1,0 +1,213 @@
+"""Facts as JSON lines and back (``read_facts``): what older versions wrote still reads to the same
+facts, strings repeated across facts come back shared, and a bad line is named by file and line.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from qivrora_spider.facts import (
+    FACT_TYPES,
+    Annotation,
+    Canonical,
+    CrawlInfo,
+    FactsFormatError,
+    IgnoredAnnotation,
+    Page,
+    RobotsTxt,
+    SitemapEntry,
+    SitemapFile,
+    TargetStatus,
+    fact_from_dict,
+    fact_to_dict,
+    read_facts,
+)
+
+SITEMAP = "https://a.example/sitemap-ä.xml"
+#: One fact of each kind, every field away from its default: non-ASCII text, a float that JSON must
+#: carry to the last bit, nested facts of every class, a dict of attributes.
+EVERY_KIND = (
+    Page(
+        url="https://a.example/de/stra%C3%9Fe",
+        requested="https://a.example/de/straße",
+        status=200,
+        location=None,
+        content_type="text/html; charset=utf-8",
+        error="timeout",
+        error_detail="Zeitüberschreitung nach 30 s – „erneut“",
+        in_scope=False,
+        depth=3,
+        annotations=[
+            Annotation("html", "de-AT", "/de/straße", "https://a.example/de/stra%C3%9Fe", line=7),
+            Annotation("header", "x-default", "https://a.example/", "https://a.example/", in_head=False,
+                       head_closed_by="<div>", head_closed_line=5),
+        ],
+        ignored=[
+            IgnoredAnnotation("html", "a", "not a <link>", {"hreflang": "日本語", "href": "/ja"}, line=9),
+        ],
+        canonicals=[Canonical("header", "../x", None, in_head=False)],
+        html_lang="de",
+        content_language="de-AT, en",
+        noindex="meta",
+        is_html=True,
+        fingerprint="0123456789abcdef0123456789abcdef01234567",
+        links=["https://a.example/", "https://a.example/de/stra%C3%9Fe"],
+        main_text_language="de",
+        main_text_confidence=0.1 + 0.2,
+        main_text_letters=3_412,
+        rendered=True,
+        render_error="the browser's navigation failed",
+        served_only=[Annotation("html", "en", "/en", "https://a.example/en", line=8)],
+    ),
+    TargetStatus(
+        url="https://a.example/en", method="HEAD", status=301, location="https://a.example/en/", error="dns",
+        not_examined="robots",
+    ),
+    RobotsTxt(
+        origin="https://a.example", url="https://a.example/robots.txt", status=200, exists=True,
+        sitemaps=[SITEMAP], error="tls",
+    ),
+    SitemapFile(
+        url=SITEMAP, sitemap_kind="sitemapindex", parent="https://a.example/index.xml", via="robots",
+        status=200, error="reset", gzip=True, size=1_234_567, truncated=True, url_count=2,
+        errors=["line 3: “<loc>” is empty"],
+        children=["https://a.example/s1.xml", "https://a.example/s2.xml"],
+    ),
+    SitemapEntry(
+        sitemap=SITEMAP, loc=" https://a.example/de/straße ", url="https://a.example/de/stra%C3%9Fe",
+        lastmod="2026-01-01", line=4,
+        annotations=[
+            Annotation("sitemap", "de", "https://a.example/de/straße", "https://a.example/de/stra%C3%9Fe",
+                       line=5, sitemap=SITEMAP),
+        ],
+        ignored=[
+            IgnoredAnnotation("sitemap", "xhtml:link", "no rel", {"hreflang": "fr"}, line=6, sitemap=SITEMAP),
+        ],
+        position=2,
+    ),
+    CrawlInfo(
+        started="2026-01-01T00:00:00+00:00", start_urls=["https://a.example/"], scope=["https://a.example"],
+        limits_reached=["max_pages"],
+    ),
+)
+
+
+def test_every_kind_of_fact_is_tested():
+    assert {type(fact) for fact in EVERY_KIND} == set(FACT_TYPES)
+
+
+@pytest.mark.parametrize("ensure_ascii", [False, True], ids=["utf-8", "escaped"])
+def test_lines_written_by_json_dumps_read_back_to_equal_facts(ensure_ascii):
+    # As JOBDIR's facts.jsonl and Redis held facts before; tests and tools may still write them so.
+    lines = [json.dumps(fact_to_dict(fact), ensure_ascii=ensure_ascii) for fact in EVERY_KIND]
+    assert list(read_facts(lines)) == list(EVERY_KIND)
+
+
+def test_a_page_line_of_an_older_version_still_reads():
+    line = (
+        '{"fact": "page", "url": "https://a.example/d%C3%A9", "requested": "https://a.example/dé", '
+        '"status": 200, "content_type": "text/html", "depth": 1, "annotations": [{"source": "html", '
+        '"hreflang": "fr", "href": "/dé", "url": "https://a.example/d%C3%A9", "line": 4}], "is_html": true, '
+        '"main_text_confidence": 0.97}'
+    )
+    (page,) = read_facts([line])
+    assert page == Page(
+        url="https://a.example/d%C3%A9", requested="https://a.example/dé", status=200,
+        content_type="text/html", depth=1, is_html=True, main_text_confidence=0.97,
+        annotations=[Annotation("html", "fr", "/dé", "https://a.example/d%C3%A9", line=4)],
+    )
+
+
+def test_what_json_dumps_writes_and_strict_json_has_not_still_reads():
+    page = Page(url="https://a.example/", requested="https://a.example/", main_text_confidence=math.nan,
+                error_detail="\ud800")
+    (read,) = read_facts([json.dumps(fact_to_dict(page))])  # NaN, and the lone surrogate escaped
+    assert math.isnan(read.main_text_confidence) and read.error_detail == "\ud800"
+
+
+def test_strings_repeated_across_facts_are_read_back_shared():
+    page, _, robots, _, entry, _ = read_facts([json.dumps(fact_to_dict(fact)) for fact in EVERY_KIND])
+    assert page.url is page.links[1] is page.annotations[0].url is entry.url is entry.annotations[0].url
+    assert robots.sitemaps[0] is entry.sitemap is entry.annotations[0].sitemap is entry.ignored[0].sitemap
+    assert page.annotations[0].source is page.served_only[0].source is page.ignored[0].source
+    assert page.html_lang is page.main_text_language
+
+
+def test_fact_from_dict_leaves_its_argument_as_it_was():
+    data = fact_to_dict(EVERY_KIND[0])
+    kept = json.loads(json.dumps(data))
+    assert fact_from_dict(data) == EVERY_KIND[0]
+    assert data == kept and "fact" in data
+
+
+PAGE = '"fact": "page", "url": "https://a.example/", "requested": "https://a.example/"'
+
+
+@pytest.mark.parametrize(
+    "line, message",
+    [
+        ("not json", "not JSON (Expecting value)"),
+        ('{"fact": "page", "url": ', "not JSON (Expecting value)"),
+        ('{"fact": "page",}', "not JSON (Expecting property name enclosed in double quotes)"),
+        ('\ufeff{"fact": "crawl"}', "not JSON (Unexpected UTF-8 BOM (decode using utf-8-sig))"),
+        ('{"fact": NaN', "not JSON (Expecting ',' delimiter)"),
+        ("[1, 2]", "not a Qivrora fact (export facts with the `facts` feed format)"),
+        ('{"check": "HL201"}', "not a Qivrora fact (export facts with the `facts` feed format)"),
+        ('{"fact": "nope"}', "unknown fact kind 'nope'"),
+        ('{"fact": null}', "unknown fact kind None"),
+        ('{"fact": "crawl", "started": "x", "kind": "crawl"}', "unknown field(s) kind for a crawl fact"),
+        (
+            '{"fact": "page", "url": "https://a.example/", "requested": "x", "extra": 2, "colour": 1}',
+            "unknown field(s) colour, extra for a page fact",
+        ),
+        # An unknown field is named before anything else is wrong with the fact.
+        ("{" + PAGE + ', "annotations": [1], "zzz": 1}', "unknown field(s) zzz for a page fact"),
+        (
+            '{"fact": "page", "url": "https://a.example/"}',
+            "incomplete page fact: Page.__init__() missing 1 required positional argument: 'requested'",
+        ),
+        (
+            '{"fact": "status"}',
+            "incomplete status fact: TargetStatus.__init__() missing 1 required positional argument: 'url'",
+        ),
+        ("{" + PAGE + ', "annotations": ["x"]}', "incomplete page fact: 'str' object has no attribute 'get'"),
+        ("{" + PAGE + ', "annotations": 5}', "incomplete page fact: 'int' object is not iterable"),
+        (
+            "{" + PAGE + ', "annotations": [{"source": "html", "hreflang": "x", "href": "y"}, 7], '
+            '"ignored": 1}',
+            "incomplete page fact: 'int' object has no attribute 'get'",
+        ),
+        (
+            "{" + PAGE + ', "annotations": [{"source": "html"}]}',
+            "incomplete page fact: "
+            "Annotation.__init__() missing 2 required positional arguments: 'hreflang' and 'href'",
+        ),
+        (
+            "{" + PAGE + ', "ignored": [{"source": "html", "tag": "link"}]}',
+            "incomplete page fact: "
+            "IgnoredAnnotation.__init__() missing 1 required positional argument: 'reason'",
+        ),
+        (
+            '{"fact": "entry", "sitemap": "s", "loc": "l", "url": null, '
+            '"annotations": [{"source": "sitemap", "hreflang": "de", "href": "x", "colour": 1}]}',
+            "incomplete entry fact: Annotation.__init__() got an unexpected keyword argument 'colour'",
+        ),
+        (
+            '{"fact": "page", "url": "javascript:alert(1)", "requested": "x"}',
+            "url 'javascript:alert(1)' is not a normalised http(s) URL",
+        ),
+        (
+            '{"fact": "status", "url": "http://A.example"}',
+            "url 'http://A.example' is not a normalised http(s) URL",
+        ),
+        ('{"fact": "status", "url": 5}', "url 5 is not a normalised http(s) URL"),
+    ],
+)
+def test_a_bad_line_is_named_by_file_and_line(line, message):
+    good = json.dumps(fact_to_dict(EVERY_KIND[1]))
+    with pytest.raises(FactsFormatError) as raised:
+        list(read_facts([good, "", f"  {line}\n", good], "facts.jsonl"))
+    assert str(raised.value) == f"facts.jsonl:3: {message}"
