@@ -88,8 +88,7 @@ def best_of(rounds: int, work: Callable[[], Any]) -> float:
     return best
 
 
-def text_lines(facts: Iterable[Any]) -> list[str]:
-    """The facts' lines as ``read_facts`` gets them from Redis or a file."""
+def fact_lines(facts: Iterable[Any]) -> list[bytes]:
     return [fact_line(fact) for fact in facts]
 
 
@@ -107,11 +106,11 @@ def main(argv: list[str] | None = None) -> None:
         "|---|---:|---:|---:|---:|",
     ]
     for kind, facts in site_facts(args.pages).items():
-        written = text_lines(facts)
+        written = [line.decode("utf-8") for line in fact_lines(facts)]  # as from Redis or a file
         assert list(read_facts(written)) == facts, "the facts survive the round trip"
         size = sum(len(line.encode("utf-8")) for line in written) / len(facts)
         seconds = (
-            best_of(args.rounds, lambda: text_lines(facts)),
+            best_of(args.rounds, lambda: fact_lines(facts)),
             best_of(args.rounds, lambda: list(read_facts(written))),
         )
         per_fact = (f"{each * 1e6 / len(facts):.1f}" for each in seconds)

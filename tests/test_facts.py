@@ -22,6 +22,7 @@ from qivrora_spider.facts import (
     SitemapFile,
     TargetStatus,
     fact_from_dict,
+    fact_line,
     fact_to_dict,
     read_facts,
 )
@@ -97,6 +98,15 @@ EVERY_KIND = (
 
 def test_every_kind_of_fact_is_tested():
     assert {type(fact) for fact in EVERY_KIND} == set(FACT_TYPES)
+
+
+@pytest.mark.parametrize("fact", EVERY_KIND, ids=lambda fact: fact.kind)
+def test_a_fact_line_reads_back_to_an_equal_fact(fact):
+    line = fact_line(fact)
+    assert b"\n" not in line and b"\\u" not in line, "one line, its text in UTF-8, not escaped"
+    assert json.loads(line) == fact_to_dict(fact), "what json reads, and what the facts feed holds"
+    (read,) = read_facts([line.decode("utf-8")])
+    assert read == fact and type(read) is type(fact)
 
 
 @pytest.mark.parametrize("ensure_ascii", [False, True], ids=["utf-8", "escaped"])

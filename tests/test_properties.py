@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import ipaddress
+import json
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,7 +19,15 @@ from hypothesis import strategies as st
 from qivrora_spider.downloadermiddlewares.addresses import internal_reason, ip_literal
 from qivrora_spider.extract.page_facts import build_page
 from qivrora_spider.extract.sitemap_facts import read_sitemap
-from qivrora_spider.facts import Page, SitemapEntry, SitemapFile, fact_from_dict, fact_to_dict
+from qivrora_spider.facts import (
+    Page,
+    SitemapEntry,
+    SitemapFile,
+    fact_from_dict,
+    fact_line,
+    fact_to_dict,
+    read_facts,
+)
 from qivrora_spider.feeds.exporters import FORMULA_STARTS, neutralise
 
 HEADER_NAMES = ("Content-Type", "Location", "Link", "Content-Language", "X-Robots-Tag")
@@ -43,6 +52,8 @@ def test_a_page_of_any_status_headers_and_body_gives_a_page_fact(url, status, he
     assert all(a.url is None or a.url.startswith(("http://", "https://")) for a in page.annotations)
     assert fact_to_dict(page) == {"fact": "page", **dataclasses.asdict(page)}, "what asdict would give"
     assert fact_from_dict(fact_to_dict(page)) == page, "the fact survives the facts feed"
+    line = fact_line(page)
+    assert json.loads(line) == fact_to_dict(page) and list(read_facts([line.decode()])) == [page], "and Redis"
 
 
 @settings(max_examples=200, deadline=None)
@@ -54,6 +65,7 @@ def test_a_sitemap_of_any_body_gives_entries_then_its_file(body, status):
     assert sitemap.url_count >= len(entries) or status != 200
     assert all(isinstance(error, str) for error in sitemap.errors)
     assert [fact_to_dict(fact) for fact in facts] == [{"fact": f.kind, **dataclasses.asdict(f)} for f in facts]
+    assert [json.loads(fact_line(fact)) for fact in facts] == [fact_to_dict(fact) for fact in facts]
 
 
 @given(st.one_of(st.integers(0, 2**32 - 1).map(ipaddress.IPv4Address), st.integers(0, 2**128 - 1).map(ipaddress.IPv6Address)))

@@ -228,7 +228,7 @@ class SharedCrawl:
         self.joined = self.left = False
         self._stopping = threading.Event()
         #: Fact lines and URLs whose status is wanted, not yet stored (``store``).
-        self._facts: list[str] = []
+        self._facts: list[bytes] = []
         self._pending: list[str] = []
         #: Where this worker's facts are in the crawl's list: ranges of places, start included.
         self._own: list[tuple[int, int]] = []
@@ -314,7 +314,7 @@ class SharedCrawl:
 
     def _leave(self, why: str, crawl: CrawlInfo | None = None) -> str:
         self.store()
-        line = fact_line(crawl) if crawl is not None else ""
+        line = fact_line(crawl) if crawl is not None else b""
         keys = ("workers", "busy", "facts", "finished", "audited", *FRONTIER)
         stored = sum(end - start for start, end in self._own)
         outcome, gone = self._run("leave", keys, self.timeout, line, why, stored)

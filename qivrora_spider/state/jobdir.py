@@ -39,7 +39,7 @@ class FactLog:
 
     def __init__(self, jobdir: str | Path) -> None:
         self.path = Path(jobdir) / FACTS_FILE
-        self._file: IO[str] | None = None
+        self._file: IO[bytes] | None = None
 
     def load(self) -> Iterator[Any]:
         """The facts a paused crawl gathered (none the first time)."""
@@ -65,8 +65,8 @@ class FactLog:
     def append(self, fact: Any) -> None:
         if self._file is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = self.path.open("a", encoding="utf-8")
-        self._file.write(fact_line(fact) + "\n")
+            self._file = self.path.open("ab")
+        self._file.write(fact_line(fact) + b"\n")
 
     def close(self) -> None:
         if self._file is not None:
