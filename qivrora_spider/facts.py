@@ -13,7 +13,7 @@ import functools
 import json
 import sys
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable, Iterator
+from typing import Any, ClassVar, Iterable, Iterator, NamedTuple
 
 import orjson
 
@@ -195,7 +195,6 @@ class CrawlInfo:
 
 
 FACT_TYPES: tuple[type, ...] = (Page, TargetStatus, RobotsTxt, SitemapFile, SitemapEntry, CrawlInfo)
-_BY_KIND = {cls.kind: cls for cls in FACT_TYPES}
 _NESTED = {
     "annotations": Annotation,
     "ignored": IgnoredAnnotation,
@@ -234,24 +233,32 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 
 def fact_from_dict(data: dict[str, Any]) -> Any:
-    data = dict(data)
+    """The fact `data` describes (as ``fact_to_dict`` gives it), `data` left as it was."""
+    return _fact_from(dict(data))
+
+
+def _fact_from(data: dict[str, Any]) -> Any:
+    """``fact_from_dict`` of a dict it may change, as ``read_facts`` parses one for each line: its kind
+    is taken out and its strings replaced by interned ones."""
     kind = data.pop("fact", None)
-    cls = _BY_KIND.get(kind)  # type: ignore[arg-type]
-    if cls is None:
+    reading = _READING.get(kind)  # type: ignore[arg-type]
+    if reading is None:
         raise FactsFormatError(f"unknown fact kind {kind!r}")
-    unknown = set(data).difference(_field_names(cls))
-    if unknown:
-        raise FactsFormatError(f"unknown field(s) {', '.join(sorted(unknown))} for a {kind} fact")
-    _intern(data, *_REPEATED.get(kind, ((), ())))  # type: ignore[arg-type]
+    cls, fields, strings, lists, nested = reading
+    _intern(data, strings, lists)
     try:
-        for key, nested in _NESTED.items():
+        for key, item_cls, item_fields, item_strings in nested:
             if key in data:
-                repeated = _REPEATED[key][0]
-                data[key] = [nested(**_intern(item, repeated)) for item in data[key]]
-        fact = cls(**data)
+                data[key] = [_build(item_cls, item_fields, _intern(item, item_strings)) for item in data[key]]
+        fact = _build(cls, fields, data)
     except (TypeError, AttributeError) as exc:
+        # A field the class has not fails its constructor too: looked for here, not in every fact, and
+        # named before anything else the fact gets wrong.
+        unknown = ", ".join(sorted(set(data).difference(fields)))
+        if unknown:
+            raise FactsFormatError(f"unknown field(s) {unknown} for a {kind} fact") from None
         raise FactsFormatError(f"incomplete {kind} fact: {exc}") from None
-    if isinstance(fact, (Page, TargetStatus)):
+    if cls is Page or cls is TargetStatus:
         _check_url(fact.url)  # URLs are node identities: a forged one must not reach the audit
     return fact
 
@@ -273,6 +280,42 @@ _REPEATED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "canonicals": (("source", "href", "url"), ()),
     "ignored": (("source", "tag", "reason", "sitemap"), ()),
 }
+
+
+class _Reading(NamedTuple):
+    """How ``fact_from_dict`` reads a kind of fact, worked out once instead of for each fact."""
+
+    cls: type
+    fields: tuple[str, ...]
+    strings: tuple[str, ...]  # its fields whose strings are interned
+    lists: tuple[str, ...]  # its lists whose strings are interned
+    #: Its lists of nested facts: the field, and the nested facts' class, fields and strings interned.
+    nested: tuple[tuple[str, type, tuple[str, ...], tuple[str, ...]], ...]
+
+
+_READING = {
+    cls.kind: _Reading(
+        cls,
+        _field_names(cls),
+        *_REPEATED.get(cls.kind, ((), ())),
+        tuple(
+            (key, nested, _field_names(nested), _REPEATED[key][0])
+            for key, nested in _NESTED.items()
+            if key in _field_names(cls)
+        ),
+    )
+    for cls in FACT_TYPES
+}
+
+
+def _build(cls: type, fields: tuple[str, ...], data: dict[str, Any]) -> Any:
+    """``cls(**data)``, the values passed by place where `data` has every field in order, as
+    ``fact_line`` writes them (a fact's fields are its constructor's parameters, in order). Keywords
+    parsed from JSON are not the interned strings Python looks for first among the names of
+    parameters: finding them by comparing strings took longer than building a Page."""
+    if tuple(data) == fields:
+        return cls(*data.values())
+    return cls(**data)
 
 
 def _intern(data: dict[str, Any], names: tuple[str, ...], lists: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -332,7 +375,7 @@ def read_facts(lines: Iterable[str], name: str = "<facts>") -> Iterator[Any]:
                 f"{name}:{number}: not a Qivrora fact (export facts with the `facts` feed format)"
             )
         try:
-            yield fact_from_dict(data)
+            yield _fact_from(data)
         except FactsFormatError as exc:
             raise FactsFormatError(f"{name}:{number}: {exc}") from None
 

@@ -131,6 +131,16 @@ def test_a_page_line_of_an_older_version_still_reads():
     )
 
 
+def test_fields_in_any_order_read_to_the_same_fact():
+    def reversed_fields(value):
+        if isinstance(value, dict):
+            return {key: reversed_fields(item) for key, item in reversed(value.items())}
+        return [reversed_fields(item) for item in value] if isinstance(value, list) else value
+
+    lines = [json.dumps(reversed_fields(fact_to_dict(fact))) for fact in EVERY_KIND]
+    assert list(read_facts(lines)) == list(EVERY_KIND)
+
+
 def test_what_json_dumps_writes_and_strict_json_has_not_still_reads():
     page = Page(url="https://a.example/", requested="https://a.example/", main_text_confidence=math.nan,
                 error_detail="\ud800")
