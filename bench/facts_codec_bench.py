@@ -89,6 +89,7 @@ def best_of(rounds: int, work: Callable[[], Any]) -> float:
 
 
 def fact_lines(facts: Iterable[Any]) -> list[bytes]:
+    """What a worker sends to Redis, or JOBDIR appends to facts.jsonl (with a newline)."""
     return [fact_line(fact) for fact in facts]
 
 
@@ -106,9 +107,10 @@ def main(argv: list[str] | None = None) -> None:
         "|---|---:|---:|---:|---:|",
     ]
     for kind, facts in site_facts(args.pages).items():
-        written = [line.decode("utf-8") for line in fact_lines(facts)]  # as from Redis or a file
+        stored = fact_lines(facts)
+        written = [line.decode("utf-8") for line in stored]  # as read_facts gets them from Redis or a file
         assert list(read_facts(written)) == facts, "the facts survive the round trip"
-        size = sum(len(line.encode("utf-8")) for line in written) / len(facts)
+        size = sum(map(len, stored)) / len(facts)
         seconds = (
             best_of(args.rounds, lambda: fact_lines(facts)),
             best_of(args.rounds, lambda: list(read_facts(written))),
