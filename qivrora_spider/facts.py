@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import operator
 import sys
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterable, Iterator, NamedTuple
@@ -120,6 +121,20 @@ def response_only(page: Page) -> Page:
         in_scope=page.in_scope,
         depth=page.depth,
     )
+
+
+_PAGE_FIELDS = tuple(f.name for f in dataclasses.fields(Page))
+_PAGE_VALUES = operator.attrgetter(*_PAGE_FIELDS)
+_LINKS_AT = _PAGE_FIELDS.index("links")
+
+
+def without_links(page: Page) -> Page:
+    """A copy of `page` whose links are left out: what the audit keeps of each page, the links being
+    folded into one set. Built by place from its values: ``dataclasses.replace`` took 9 µs a page,
+    a tenth of what reading a page back from Redis costs, this 2.5."""
+    values = list(_PAGE_VALUES(page))
+    values[_LINKS_AT] = []
+    return Page(*values)
 
 
 @dataclass(slots=True)
@@ -264,12 +279,14 @@ def _fact_from(data: dict[str, Any]) -> Any:
 
 
 #: The fields of each kind of fact (nested ones by their key) whose values many facts repeat: URLs,
-#: hrefs, hreflang values, sources and names; then its lists of URLs.
+#: hrefs, hreflang values, sources and names; then its lists of URLs. A page's links are not among
+#: them: the audit's store folds them into one set as it takes the page (``FactStore``), and interns
+#: them there, so the 20 or so strings of each page's list die with the fact read back.
 _REPEATED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "page": (
         ("url", "requested", "location", "content_type", "html_lang", "content_language",
          "main_text_language"),
-        ("links",),
+        (),
     ),
     "status": (("url", "location", "method", "error", "not_examined"), ()),
     "entry": (("sitemap", "loc", "url", "lastmod"), ()),

@@ -9,6 +9,7 @@ import math
 
 import pytest
 
+from qivrora_spider.audit.fact_store import FactStore
 from qivrora_spider.facts import (
     FACT_TYPES,
     Annotation,
@@ -150,10 +151,20 @@ def test_what_json_dumps_writes_and_strict_json_has_not_still_reads():
 
 def test_strings_repeated_across_facts_are_read_back_shared():
     page, _, robots, _, entry, _ = read_facts([json.dumps(fact_to_dict(fact)) for fact in EVERY_KIND])
-    assert page.url is page.links[1] is page.annotations[0].url is entry.url is entry.annotations[0].url
+    assert page.url is page.annotations[0].url is entry.url is entry.annotations[0].url
     assert robots.sitemaps[0] is entry.sitemap is entry.annotations[0].sitemap is entry.ignored[0].sitemap
     assert page.annotations[0].source is page.served_only[0].source is page.ignored[0].source
     assert page.html_lang is page.main_text_language
+
+
+def test_a_pages_links_share_its_strings_once_the_audits_store_folds_them():
+    # Not interned as they are read back: the store keeps one set of links, not the pages' lists.
+    store = FactStore()
+    store.add_all(read_facts([fact_line(fact) for fact in EVERY_KIND]))
+    page = store.pages[EVERY_KIND[0].url]
+    assert page.links == []
+    (linked,) = [url for url in store.linked if url == page.url]
+    assert linked is page.url
 
 
 def test_fact_from_dict_leaves_its_argument_as_it_was():

@@ -7,10 +7,19 @@ links are folded into one set for the whole crawl instead of a list per page.
 
 from __future__ import annotations
 
-import dataclasses
+import sys
 from typing import Any, Iterable
 
-from ..facts import CrawlInfo, Page, RobotsTxt, SitemapEntry, SitemapFile, TargetStatus, response_only
+from ..facts import (
+    CrawlInfo,
+    Page,
+    RobotsTxt,
+    SitemapEntry,
+    SitemapFile,
+    TargetStatus,
+    response_only,
+    without_links,
+)
 
 
 class FactStore:
@@ -54,9 +63,11 @@ class FactStore:
     def _add_page(self, page: Page) -> None:
         page = response_only(page)
         if page.links:
+            # Interned here, not where facts are read back (``read_facts``): one string a URL, shared
+            # with the pages', whichever way the facts arrive.
+            self.linked.update(map(sys.intern, page.links))
             # Other consumers (feeds) see the same item: keep a copy without its links.
-            self.linked.update(page.links)
-            page = dataclasses.replace(page, links=[])
+            page = without_links(page)
         known = self.pages.get(page.url)
         # A response beats a failure to get one; otherwise the first record stands.
         if known is None or (known.status is None and page.status is not None):
