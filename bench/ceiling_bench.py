@@ -27,8 +27,9 @@ if str(ROOT) not in sys.path:  # run as `python bench/ceiling_bench.py`
     sys.path.insert(0, str(ROOT))
 
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
-from bench.run import STATS_FLAGS, Run, report_header, run_measured, table_row, write_report  # noqa: E402
+from bench.run import Run, report_header, run_measured, table_row, write_report  # noqa: E402
 from bench.serve import free_port, serve  # noqa: E402
+from bench.stats import QIVRORA_STATS_FLAGS, SCRAPY_STATS_FLAGS  # noqa: E402
 
 #: Issue 17's speed flags, for both crawls alike.
 FLAGS = (
@@ -104,7 +105,8 @@ def main(argv: list[str] | None = None) -> str:
             for number in range(args.repeat):
                 for name in CRAWLERS:
                     stats = work / f"{name}-{number}.json"
-                    crawl = [sys.executable, *command(name, model.start_url, extra), *STATS_FLAGS,
+                    collector = QIVRORA_STATS_FLAGS if name == "hreflang" else SCRAPY_STATS_FLAGS
+                    crawl = [sys.executable, *command(name, model.start_url, extra), *collector,
                              "-s", f"BENCH_STATS_FILE={stats}"]
                     run = run_measured(crawl, stats.with_suffix(".log"), args.timeout)
                     run.stats = json.loads(stats.read_text())

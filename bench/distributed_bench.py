@@ -49,7 +49,7 @@ from qivrora_spider.demo.redis_server import redis_server  # noqa: E402
 #: Issue 17's settings, for every process alike.
 FLAGS = (
     "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8",
-    "-s", "QIVRORA_STATE=", "-s", "LOG_LEVEL=INFO", "-s", "STATS_CLASS=bench.stats.JsonFileStatsCollector",
+    "-s", "QIVRORA_STATE=", "-s", "LOG_LEVEL=INFO", "-s", "STATS_CLASS=bench.stats.QivroraJsonFileStatsCollector",
     # Milliseconds in the log, for the timeline of each worker.
     "-s", "LOG_FORMAT=%(asctime)s.%(msecs)03d [%(name)s] %(levelname)s: %(message)s",
 )
@@ -59,6 +59,7 @@ MILESTONES = {
     "opened": "Spider opened",
     "crawl done": "The crawl is done",
     "audit": "Auditing",
+    "audited": "Audit done",
     "closed": "Spider closed",
 }
 _LOG_TIME = re.compile(rb"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\.(\d{3}) ")

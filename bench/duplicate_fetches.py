@@ -57,7 +57,7 @@ from qivrora_spider.demo.site_server import Route, SiteServer  # noqa: E402
 #: The speed flags of bench/distributed_bench.py (issue 17's settings): a race shows more at speed.
 FLAGS = (
     "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8",
-    "-s", "QIVRORA_STATE=", "-s", "STATS_CLASS=bench.stats.JsonFileStatsCollector",
+    "-s", "QIVRORA_STATE=", "-s", "STATS_CLASS=bench.stats.QivroraJsonFileStatsCollector",
 )
 #: Scrapy's DEFAULT_REQUEST_HEADERS, plus the header that names the worker in the server's log.
 SCRAPY_HEADERS = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "Accept-Language": "en"}

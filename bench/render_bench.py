@@ -34,7 +34,7 @@ from bench.serve import free_port, serve  # noqa: E402
 FLAGS = (
     "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS=16",
     "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16", "-s", "LOG_LEVEL=WARNING", "-s", "QIVRORA_STATE=",
-    "-s", "STATS_CLASS=bench.stats.JsonFileStatsCollector",
+    "-s", "STATS_CLASS=bench.stats.QivroraJsonFileStatsCollector",
 )
 
 

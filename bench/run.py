@@ -43,13 +43,13 @@ if str(ROOT) not in sys.path:  # run as `python bench/run.py`: the `bench` packa
 
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
 from bench.serve import free_port, serve  # noqa: E402
+from bench.stats import QIVRORA_STATS_FLAGS, SCRAPY_STATS_FLAGS  # noqa: E402
 
 #: The speed overrides of the issue: the same for every crawl (bare_spider.FAST_SETTINGS matches).
 CRAWL_FLAGS = (
     "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS=16",
     "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16", "-s", "LOG_LEVEL=WARNING",
 )
-STATS_FLAGS = ("-s", "STATS_CLASS=bench.stats.JsonFileStatsCollector")
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,8 @@ class Crawler:
     argv: tuple[str, ...]  # after `python`; the start URL and the settings follow
 
     def command(self, start: str, stats_file: Path, extra: tuple[str, ...]) -> list[str]:
-        stats = (*STATS_FLAGS, "-s", f"BENCH_STATS_FILE={stats_file}")
+        collector = QIVRORA_STATS_FLAGS if self.key == "b" else SCRAPY_STATS_FLAGS
+        stats = (*collector, "-s", f"BENCH_STATS_FILE={stats_file}")
         return [sys.executable, *self._arguments(start, extra), *stats]
 
     def shown(self, start: str, extra: tuple[str, ...]) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -105,8 +106,10 @@ class AuditExtension:
             self.store.add(crawl_info)
         logger.info("Auditing %d URLs and sitemap entries", len(self.store))
         previous = self.history.load_previous(crawl_info) if crawl_info is not None else None
+        started = time.perf_counter()
         self.context = AuditContext(self.store, previous=previous)
         self.findings = audit(self.context, severity=self.severity, disable=self.disabled)
+        logger.info("Audit done in %.1f s: %d findings to hand out", time.perf_counter() - started, len(self.findings))
         self.changes = self.history.compare(self.context, self.findings)
         self._count(self.findings)
         self._write_outputs(self.context, self.findings)
