@@ -40,6 +40,26 @@ def memory_kib() -> dict[str, int]:
     return found
 
 
+def page_fact(urls: list[str], page: Any) -> Page:
+    """The `Page` fact a crawl keeps of a page of the generated site (`SitePage`)."""
+    url = urls[page.index]
+    return Page(
+        url=url,
+        requested=url,
+        status=200,
+        content_type="text/html",
+        depth=1,
+        annotations=[
+            Annotation("html", a.hreflang, a.href, a.url, line=6 + line) for line, a in enumerate(page.alternates)
+        ],
+        canonicals=[Canonical("html", url, url)],
+        html_lang=page.lang,
+        is_html=True,
+        fingerprint=f"{page.index:032x}",
+        links=[urls[target] for target in page.links],
+    )
+
+
 def build_store(options: SiteOptions) -> FactStore:
     """The facts a crawl of the site would keep, added to a store as the crawl's extension does."""
     model = SiteModel(options, BASE_URL)
@@ -48,24 +68,7 @@ def build_store(options: SiteOptions) -> FactStore:
     urls = model.urls
     for page in model:
         url = urls[page.index]
-        store.add(
-            Page(
-                url=url,
-                requested=url,
-                status=200,
-                content_type="text/html",
-                depth=1,
-                annotations=[
-                    Annotation("html", a.hreflang, a.href, a.url, line=6 + line)
-                    for line, a in enumerate(page.alternates)
-                ],
-                canonicals=[Canonical("html", url, url)],
-                html_lang=page.lang,
-                is_html=True,
-                fingerprint=f"{page.index:032x}",
-                links=[urls[target] for target in page.links],
-            )
-        )
+        store.add(page_fact(urls, page))
         if page.defect == "broken-target":
             missing = model.missing_url(page.index)
             store.add(Page(url=missing, requested=missing, status=404, content_type="text/html", depth=2))
