@@ -109,7 +109,8 @@ class AuditExtension:
         started = time.perf_counter()
         self.context = AuditContext(self.store, previous=previous)
         self.findings = audit(self.context, severity=self.severity, disable=self.disabled)
-        logger.info("Audit done in %.1f s: %d findings to hand out", time.perf_counter() - started, len(self.findings))
+        seconds = time.perf_counter() - started
+        logger.info("Audit done in %.1f s: %d findings to hand out", seconds, len(self.findings))
         self.changes = self.history.compare(self.context, self.findings)
         self._count(self.findings)
         self._write_outputs(self.context, self.findings)

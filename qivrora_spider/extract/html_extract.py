@@ -629,7 +629,7 @@ class _Extractor(HTMLParser):
         if end and i < n and self.cdata_elem is None:
             self._at = i
             handle_data(unescape(rawdata[i:n]))
-            i = self._at = n
+            i = n
         # What was read leaves rawdata: count its lines first, then positions start again at 0.
         self._at = i
         self.getpos()
