@@ -29,7 +29,7 @@ if str(ROOT) not in sys.path:  # run as `python bench/ceiling_bench.py`
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
 from bench.run import Run, report_header, run_measured, table_row, write_report  # noqa: E402
 from bench.serve import free_port, serve  # noqa: E402
-from bench.stats import QIVRORA_STATS_FLAGS, SCRAPY_STATS_FLAGS  # noqa: E402
+from bench.stats import stats_flags  # noqa: E402
 
 #: Issue 17's speed flags, for both crawls alike.
 FLAGS = (
@@ -105,9 +105,8 @@ def main(argv: list[str] | None = None) -> str:
             for number in range(args.repeat):
                 for name in CRAWLERS:
                     stats = work / f"{name}-{number}.json"
-                    collector = QIVRORA_STATS_FLAGS if name == "hreflang" else SCRAPY_STATS_FLAGS
-                    crawl = [sys.executable, *command(name, model.start_url, extra), *collector,
-                             "-s", f"BENCH_STATS_FILE={stats}"]
+                    crawl = [sys.executable, *command(name, model.start_url, extra),
+                             *stats_flags(stats, qivrora=name == "hreflang")]
                     run = run_measured(crawl, stats.with_suffix(".log"), args.timeout)
                     run.stats = json.loads(stats.read_text())
                     runs[name].append(run)

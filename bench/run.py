@@ -43,7 +43,7 @@ if str(ROOT) not in sys.path:  # run as `python bench/run.py`: the `bench` packa
 
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
 from bench.serve import free_port, serve  # noqa: E402
-from bench.stats import QIVRORA_STATS_FLAGS, SCRAPY_STATS_FLAGS  # noqa: E402
+from bench.stats import stats_flags  # noqa: E402
 
 #: The speed overrides of the issue: the same for every crawl (bare_spider.FAST_SETTINGS matches).
 CRAWL_FLAGS = (
@@ -60,8 +60,7 @@ class Crawler:
     argv: tuple[str, ...]  # after `python`; the start URL and the settings follow
 
     def command(self, start: str, stats_file: Path, extra: tuple[str, ...]) -> list[str]:
-        collector = QIVRORA_STATS_FLAGS if self.key == "b" else SCRAPY_STATS_FLAGS
-        stats = (*collector, "-s", f"BENCH_STATS_FILE={stats_file}")
+        stats = stats_flags(stats_file, qivrora=self.key == "b")
         return [sys.executable, *self._arguments(start, extra), *stats]
 
     def shown(self, start: str, extra: tuple[str, ...]) -> str:

@@ -36,3 +36,8 @@ class QivroraJsonFileStatsCollector(_WritesJsonFile, DirectStatsCollector):
 
 SCRAPY_STATS_FLAGS = ("-s", "STATS_CLASS=bench.stats.JsonFileStatsCollector")
 QIVRORA_STATS_FLAGS = ("-s", "STATS_CLASS=bench.stats.QivroraJsonFileStatsCollector")
+
+
+def stats_flags(path: Path, *, qivrora: bool) -> tuple[str, ...]:
+    """The `-s` flags that leave a crawl's stats in `path`: hreflang's collector, or Scrapy's."""
+    return (*(QIVRORA_STATS_FLAGS if qivrora else SCRAPY_STATS_FLAGS), "-s", f"BENCH_STATS_FILE={path}")
