@@ -82,6 +82,7 @@ EXTENSIONS_BASE = {
 EXTENSIONS = {
     "qivrora_spider.extensions.audit.AuditExtension": 500,
     "qivrora_spider.extensions.progress.ProgressLog": 510,
+    "qivrora_spider.extensions.garbage_collection.GarbageCollection": 520,
 }
 
 # Feeds: -O findings.csv / findings.jsonl carry the findings table only; -O findings.xml (or
@@ -128,6 +129,10 @@ QIVRORA_CLUSTER_CHANGES = ""
 #: Fetch URLs on internal addresses (loopback, private networks, link-local, ...) on any host, not only
 #: on the start hosts. Off by default: a crawled site must not make Qivrora reach into its network.
 QIVRORA_ALLOW_PRIVATE = False
+#: Net allocations between two collections of Python's youngest generation while a crawl runs (the
+#: default is 700); the start-up heap is frozen meanwhile (qivrora_spider.extensions.garbage_collection).
+#: 0 leaves the garbage collector alone.
+QIVRORA_GC_THRESHOLD = 10_000
 
 # Rendering (-a render=1): HTML pages also go through headless Chromium (qivrora_spider.rendering).
 #: The Chromium to run: Debian's by default; "" runs Playwright's own download (PLAYWRIGHT_BROWSERS_PATH).
