@@ -27,6 +27,7 @@ from qivrora_spider.demo.redis_server import RedisMissing, redis_server
 from qivrora_spider.demo.site import build_demo_site
 from qivrora_spider.demo.site_server import Route, SiteServer, html_page
 from qivrora_spider.distributed.extensions import SharedAuditExtension
+from qivrora_spider.distributed import shared
 from qivrora_spider.distributed.scheduler import request_dict
 from qivrora_spider.distributed.shared import (
     AUDIT,
@@ -267,6 +268,72 @@ def test_the_auditor_reads_only_the_facts_of_the_other_workers(redis_url):
     assert list(a.facts()) == list(b.facts()) == facts
     assert list(a.others_facts()) == [facts[2], facts[5]]
     assert list(b.others_facts()) == [facts[0], facts[1], facts[3], facts[4]]
+
+
+def test_the_worker_that_started_the_crawl_reads_the_others_facts_as_they_come_and_so_audits(
+    redis_url, monkeypatch
+):
+    """The reader takes the others' facts a call at a time, up to the length its last exchange saw;
+    holding its own and those, it audits, and reads only the rest."""
+    monkeypatch.setattr(shared, "FACTS_PER_CALL", 2)
+    server = Redis.from_url(redis_url)
+    info = CrawlInfo(started="2026-11-01T00:00:00+00:00")
+    facts = [CrawlInfo(started=f"2026-11-0{day}T00:00:00+00:00") for day in range(1, 8)]
+    reader, other = SharedCrawl(server, "reading"), SharedCrawl(server, "reading")
+    reader.join()
+    other.join()
+    try:
+        assert reader.reader and not other.reader
+        for fact in facts[0:4]:
+            other.add_fact(fact)
+        other.store()
+        assert not reader.others_waiting(), "its last exchange saw none of them"
+        reader.add_fact(facts[4])
+        reader.store()
+        assert reader.others_waiting() and not other.others_waiting()
+        assert list(reader.others_facts(listed=True)) == facts[0:4]
+        assert not reader.others_waiting()
+
+        other.add_fact(facts[5])
+        reader.add_fact(facts[6])
+        other.store()
+        reader.store()
+        assert reader.idle() == WAIT and other.idle() == DONE
+        assert other.leave(info) == WAIT, "reader has not finished"
+        assert reader.leave(info) == AUDIT, "its 2 facts and the 4 it read outnumber other's 5"
+        assert other.leave(info) == LEFT
+        rest = list(reader.others_facts())
+        assert rest == [facts[5], info, info], "what it had not read, then the CrawlInfo of each"
+        reader.depart()
+    finally:
+        reader.close(info)
+        other.close(info)
+
+
+def test_the_readers_store_takes_the_others_facts_as_its_own_arrive(redis_url, monkeypatch):
+    monkeypatch.setattr(shared, "FACTS_PER_CALL", 2)
+    server = Redis.from_url(redis_url)
+    info = CrawlInfo(started="2026-11-01T00:00:00+00:00", start_urls=["https://a.example/"])
+    crawler = get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_STATE": ""})
+    reader, other = SharedCrawl(server, "store"), SharedCrawl(server, "store")
+    monkeypatch.setitem(SharedCrawl._of, crawler, reader)
+    extension = SharedAuditExtension(crawler)
+    reader.join()
+    other.join()
+    try:
+        theirs = [Page(f"https://a.example/{n}/", f"https://a.example/{n}/", status=200) for n in range(3)]
+        for page in theirs:
+            other.add_fact(page)
+        other.store()
+        mine = Page("https://a.example/mine/", "https://a.example/mine/", status=200)
+        extension.item_scraped(mine)
+        assert set(extension.store.pages) == {mine.url}, "kept; the others' are not listed to it yet"
+        reader.store()
+        extension.item_scraped(Page("https://a.example/also/", "https://a.example/also/", status=200))
+        assert set(extension.store.pages) >= {page.url for page in theirs} | {mine.url}
+    finally:
+        reader.close(info)
+        other.close(info)
 
 
 def test_requests_are_serialised_as_scrapy_serialises_them():

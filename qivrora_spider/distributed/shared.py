@@ -8,11 +8,12 @@ engine is idle again, and *leaves* when it is done or closes.
 
 The crawl is over when the queue is empty, no worker is busy and no status is pending: the worker
 that sees so marks the crawl done. Each worker then *finishes* when it sees the mark, and once all
-have, the one that stored the most facts, the auditor, audits the facts of all of them: it has the
-fewest to read back while the others are gone. Every such decision is one Lua script, run by Redis
-as one step: popping a request marks its worker busy in the same step, so an empty queue and no busy
-worker really means that nothing is left to do, and two workers finishing at once cannot both
-audit.
+have, the one that holds the most facts, the auditor, audits the facts of all of them: it has the
+fewest to read back while the others are gone. The worker that started the crawl, the *reader*,
+reads the others' facts as they are stored, so that it is the one, with little left to read. Every
+such decision is one Lua script, run by Redis as one step: popping a request marks its worker busy
+in the same step, so an empty queue and no busy worker really means that nothing is left to do, and
+two workers finishing at once cannot both audit.
 
 A worker that stops its heartbeat for ``QIVRORA_WORKER_TIMEOUT`` seconds (killed, its machine lost)
 is counted out, so the others neither wait for it forever nor join a crawl nobody runs any more.
@@ -114,12 +115,12 @@ end
 return {verdict, gone}
 """
 
-# KEYS[3] the facts, KEYS[4] the workers that finished (a hash: how many facts each stored), KEYS[5]
+# KEYS[3] the facts, KEYS[4] the workers that finished (a hash: how many facts each holds), KEYS[5]
 # the audited mark, KEYS[6...] the frontier; ARGV[3] the worker's CrawlInfo (a fact line), ARGV[4]
 # why it leaves: 'done' (the crawl is), 'stop' (the worker closes before that), 'depart' (it audited
-# and has read the facts), ARGV[5] how many facts it stored.
+# and has read the facts), ARGV[5] how many facts it holds (its own and those of others it read).
 # A finished worker waits for those still registered, so that a worker counted out later, not the
-# audit, is what a dead one costs. Then the one that stored the most facts (ties: the first by name)
+# audit, is what a dead one costs. Then the one that holds the most facts (ties: the first by name)
 # audits, once, since it reads the fewest back, while the others leave; it stays registered until it
 # has read the facts, so that a worker starting meanwhile does not clear them. The last one to go
 # clears the frontier of an audited crawl.
@@ -153,11 +154,11 @@ return {'left', gone}
 # pending URLs follow, then those, then a (fingerprint, score, request) triple for each request to
 # queue: a fingerprint the filter has seen drops its request ('': queued unfiltered). Taking marks the
 # worker busy in the same step. Returns the requests taken (scrapy-redis's queue: lowest score first),
-# the places (0, 1, ...) of the requests dropped as seen, and the length of the facts list after the
-# facts stored (0: none were).
+# the places (0, 1, ...) of the requests dropped as seen, and the length of the facts list, the facts
+# stored last.
 _EXCHANGE = """
-local at, length = 5, 0
-for i = at, at + tonumber(ARGV[3]) - 1 do length = redis.call('RPUSH', KEYS[1], ARGV[i]) end
+local at = 5
+for i = at, at + tonumber(ARGV[3]) - 1 do redis.call('RPUSH', KEYS[1], ARGV[i]) end
 at = at + tonumber(ARGV[3])
 for i = at, at + tonumber(ARGV[4]) - 1 do redis.call('SADD', KEYS[2], ARGV[i]) end
 at = at + tonumber(ARGV[4])
@@ -175,7 +176,7 @@ if tonumber(ARGV[2]) > 0 then
   for i = 1, #top, 2 do taken[#taken + 1] = top[i] end
   if #taken > 0 then redis.call('SADD', KEYS[5], ARGV[1]) end
 end
-return {taken, seen, length}
+return {taken, seen, redis.call('LLEN', KEYS[1])}
 """
 
 # KEYS[1] the shared rules by origin, KEYS[2] who fetches them, KEYS[3] the workers; ARGV[1] this
@@ -226,12 +227,17 @@ class SharedCrawl:
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         #: This worker takes part in the crawl, and has left it (done, or closing).
         self.joined = self.left = False
+        #: This worker started the crawl: it reads the others' facts as they are stored.
+        self.reader = False
         self._stopping = threading.Event()
         #: Fact lines and URLs whose status is wanted, not yet stored (``store``).
         self._facts: list[bytes] = []
         self._pending: list[str] = []
         #: Where this worker's facts are in the crawl's list: ranges of places, start included.
         self._own: list[tuple[int, int]] = []
+        #: The length of the crawl's list at this worker's last exchange; the places up to which it
+        #: has read the others' facts (skipping its own), and how many those were.
+        self._listed = self._read = self._read_of_others = 0
         self._scripts = {
             name: server.register_script(source)
             for name, source in (
@@ -272,6 +278,7 @@ class SharedCrawl:
         new, gone = self._run("join", ("workers", "busy", *EVERYTHING), self.timeout)
         self._count_out(gone)
         self.joined = True
+        self.reader = bool(new)
         logger.info(
             "Worker %s %s crawl %r in Redis", self.worker, "starts" if new else "joins", self.name
         )
@@ -295,7 +302,7 @@ class SharedCrawl:
 
     def leave(self, crawl: CrawlInfo) -> str:
         """The crawl is done: WAIT (workers still in it have not finished, or the auditor has not
-        seen so yet), AUDIT (this worker stored the most facts: it reads the others', then
+        seen so yet), AUDIT (this worker holds the most facts: it reads the others' it lacks, then
         ``depart()``s), or LEFT (another one audits)."""
         outcome = self._leave("done", crawl)
         self.left = outcome != WAIT
@@ -316,8 +323,8 @@ class SharedCrawl:
         self.store()
         line = fact_line(crawl) if crawl is not None else b""
         keys = ("workers", "busy", "facts", "finished", "audited", *FRONTIER)
-        stored = sum(end - start for start, end in self._own)
-        outcome, gone = self._run("leave", keys, self.timeout, line, why, stored)
+        held = sum(end - start for start, end in self._own) + self._read_of_others
+        outcome, gone = self._run("leave", keys, self.timeout, line, why, held)
         self._count_out(gone)
         return outcome.decode()  # type: ignore[no-any-return]
 
@@ -332,9 +339,9 @@ class SharedCrawl:
         for queued in requests:
             args += queued
         keys = ("facts", "pending", "dupefilter", "requests", "busy")
-        taken, seen, length = self._run("exchange", keys, *args)
+        taken, seen, self._listed = self._run("exchange", keys, *args)
         if self._facts:
-            self._note_own(length - len(self._facts), length)
+            self._note_own(self._listed - len(self._facts), self._listed)
         self._facts.clear()
         self._pending.clear()
         return taken, seen
@@ -394,21 +401,36 @@ class SharedCrawl:
     def facts(self) -> Iterator[Any]:
         return stored_facts(self.server, self.name)
 
-    def others_facts(self) -> Iterator[Any]:
-        """The facts the other workers stored: this one keeps its own (``SharedAuditExtension``)."""
-        return stored_facts(self.server, self.name, skip=self._own)
+    def others_waiting(self) -> bool:
+        """The reader has a call's worth of the others' facts to read, as of its last exchange."""
+        return self.reader and self._listed - self._read >= FACTS_PER_CALL
+
+    def others_facts(self, *, listed: bool = False) -> Iterator[Any]:
+        """The facts the other workers stored that this one has not read yet: all of them, or those
+        its last exchange saw listed (no round trip to learn the length). It keeps its own
+        (``SharedAuditExtension``)."""
+        start, end = self._read, self._listed if listed else self.server.llen(self.key("facts"))
+        self._read = end
+        for fact in stored_facts(self.server, self.name, skip=self._own, start=start, end=end):
+            self._read_of_others += 1
+            yield fact
 
 
-def stored_facts(server: Redis, name: str, skip: Sequence[tuple[int, int]] = ()) -> Iterator[Any]:
-    """The facts of a crawl, as its workers stored them, but those at the places `skip` (sorted
-    ranges, start included, end not), which are not even parsed."""
+def stored_facts(
+    server: Redis, name: str, skip: Sequence[tuple[int, int]] = (), start: int = 0, end: int | None = None
+) -> Iterator[Any]:
+    """The facts of a crawl, as its workers stored them, at places from `start` to `end` (the last
+    one, if None), but those at the places `skip` (sorted ranges, start included, end not), which
+    are not even parsed."""
     key = f"{PREFIX}:{name}:facts"
 
     def lines() -> Iterator[str]:
         skipped = iter(skip)
         ahead = next(skipped, None)
-        for start in range(0, server.llen(key), FACTS_PER_CALL):
-            for place, line in enumerate(server.lrange(key, start, start + FACTS_PER_CALL - 1), start):
+        stop = server.llen(key) if end is None else end
+        for first in range(start, stop, FACTS_PER_CALL):
+            last = min(first + FACTS_PER_CALL, stop) - 1
+            for place, line in enumerate(server.lrange(key, first, last), first):
                 while ahead is not None and place >= ahead[1]:
                     ahead = next(skipped, None)
                 if ahead is None or place < ahead[0]:

@@ -3,7 +3,8 @@ checkout also ``settings.distributed``) on every worker. Qivrora's defaults, plu
 
 - the add-on that makes the crawl shared (``qivrora_spider.distributed``): scrapy-redis's scheduler
   (``SCHEDULER``) and duplicate filter (``DUPEFILTER_CLASS``), adapted; robots.txt fetched once for
-  all workers; statuses collected once the whole crawl has settled; the audit by the worker that stored the most facts.
+  all workers; statuses collected once the whole crawl has settled; the audit by the worker that holds the most
+  facts (the one that started the crawl: it reads the others' facts as they are stored).
   The queue and the duplicate filter belong to the crawl: no worker flushes them when it closes
   (``SCHEDULER_PERSIST`` has no say); the crawl clears them once audited, and when a new crawl starts.
 - where Redis is, and which crawl in it the workers share.
