@@ -39,7 +39,7 @@ from qivrora_spider.distributed.shared import (
     crawl_key,
     facts_from_redis,
 )
-from qivrora_spider.facts import CrawlInfo, Page
+from qivrora_spider.facts import CrawlInfo, Page, fact_line
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
 from .conftest import ROOT
@@ -193,14 +193,14 @@ def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_stat
         assert b.take_pending() == ["https://a.example/moved/"]
         assert b.idle() == DONE and a.idle() == DONE
 
-        b.add_fact(info)
-        b.store()
-        assert a.leave(info) == WAIT, "b has not seen the crawl done yet"
-        assert a.leave(info) == WAIT, "b has not finished: a cannot know whether it stored more"
-        assert b.leave(info) == AUDIT, "b stored the most facts: it has the fewest to read back"
-        assert a.leave(info) == LEFT
-        assert [type(fact) for fact in b.facts()] == [CrawlInfo] * 3, "b's fact, then each worker's CrawlInfo"
-        b.depart()
+        a.add_fact(info)
+        a.store()
+        assert b.leave(info) == WAIT, "a has not seen the crawl done yet"
+        assert b.leave(info) == WAIT, "a has not finished: b cannot know whether it holds more"
+        assert a.leave(info) == AUDIT, "a, the reader, holds the most facts: it has the fewest to read back"
+        assert b.leave(info) == LEFT
+        assert [type(fact) for fact in a.facts()] == [CrawlInfo] * 3, "a's fact, then each worker's CrawlInfo"
+        a.depart()
         assert not server.exists(*(a.key(name) for name in ("requests", "dupefilter", "workers", "finished")))
 
         late = SharedCrawl(server, "protocol")
@@ -257,17 +257,46 @@ def test_the_auditor_keeping_a_state_warns_of_pages_fetched_by_workers_without_f
     assert "2 pages were fetched by workers that keep no crawl state" in caplog.text
 
 
-def test_the_auditor_reads_only_the_facts_of_the_other_workers(redis_url):
+def test_the_reader_lacks_only_the_facts_of_the_others_and_any_other_worker_all_of_them(redis_url):
     server = Redis.from_url(redis_url)
+    info = CrawlInfo(started="")
     a, b = SharedCrawl(server, "own"), SharedCrawl(server, "own")
-    facts = [CrawlInfo(started=f"2026-11-0{day}T00:00:00+00:00") for day in range(1, 7)]
-    for worker, some in ((a, facts[0:2]), (b, facts[2:3]), (a, facts[3:4]), (a, facts[4:5]), (b, facts[5:6])):
-        for fact in some:
-            worker.add_fact(fact)
-        worker.exchange()
-    assert list(a.facts()) == list(b.facts()) == facts
-    assert list(a.others_facts()) == [facts[2], facts[5]]
-    assert list(b.others_facts()) == [facts[0], facts[1], facts[3], facts[4]]
+    a.join()
+    b.join()
+    try:
+        facts = [CrawlInfo(started=f"2026-11-0{day}T00:00:00+00:00") for day in range(1, 7)]
+        for worker, some in ((a, facts[0:2]), (b, facts[2:3]), (a, facts[3:4]), (a, facts[4:5]), (b, facts[5:6])):
+            for fact in some:
+                worker.add_fact(fact)
+            worker.exchange()
+        assert list(a.facts()) == list(b.facts()) == facts
+        assert list(a.lacking_facts()) == [facts[2], facts[5]], "the reader keeps its own"
+        assert list(b.lacking_facts()) == facts, "the others keep none"
+    finally:
+        a.close(info)
+        b.close(info)
+
+
+def test_when_the_reader_is_gone_another_worker_audits_and_reads_every_fact(redis_url):
+    server = Redis.from_url(redis_url)
+    info = CrawlInfo(started="2026-11-01T00:00:00+00:00")
+    facts = [CrawlInfo(started=f"2026-11-0{day}T00:00:00+00:00") for day in range(1, 3)]
+    other = SharedCrawl(server, "orphaned")
+    # The reader started the crawl and stored a fact, then died.
+    server.zadd(other.key("workers"), {b"reader:1:x": int(time.time())})
+    server.rpush(other.key("facts"), fact_line(facts[0]))
+    other.join()
+    try:
+        assert not other.reader
+        other.add_fact(facts[1])
+        other.store()
+        server.zadd(other.key("workers"), {b"reader:1:x": 1})  # nothing heard since 1970
+        assert other.idle() == DONE
+        assert other.leave(info) == AUDIT, "the only worker left, holding nothing"
+        assert list(other.lacking_facts()) == [*facts, info], "its own included, then its CrawlInfo"
+        other.depart()
+    finally:
+        other.close(info)
 
 
 def test_the_worker_that_started_the_crawl_reads_the_others_facts_as_they_come_and_so_audits(
@@ -291,7 +320,7 @@ def test_the_worker_that_started_the_crawl_reads_the_others_facts_as_they_come_a
         reader.add_fact(facts[4])
         reader.store()
         assert reader.others_waiting() and not other.others_waiting()
-        assert list(reader.others_facts(listed=True)) == facts[0:4]
+        assert list(reader.lacking_facts(listed=True)) == facts[0:4]
         assert not reader.others_waiting()
 
         other.add_fact(facts[5])
@@ -300,9 +329,9 @@ def test_the_worker_that_started_the_crawl_reads_the_others_facts_as_they_come_a
         reader.store()
         assert reader.idle() == WAIT and other.idle() == DONE
         assert other.leave(info) == WAIT, "reader has not finished"
-        assert reader.leave(info) == AUDIT, "its 2 facts and the 4 it read outnumber other's 5"
+        assert reader.leave(info) == AUDIT, "it holds its 2 facts and the 4 it read; other keeps none"
         assert other.leave(info) == LEFT
-        rest = list(reader.others_facts())
+        rest = list(reader.lacking_facts())
         assert rest == [facts[5], info, info], "what it had not read, then the CrawlInfo of each"
         reader.depart()
     finally:
@@ -310,21 +339,27 @@ def test_the_worker_that_started_the_crawl_reads_the_others_facts_as_they_come_a
         other.close(info)
 
 
-def test_the_readers_store_takes_the_others_facts_as_its_own_arrive(redis_url, monkeypatch):
+def test_the_readers_store_takes_the_others_facts_as_its_own_arrive_and_the_others_keep_none(
+    redis_url, monkeypatch
+):
     monkeypatch.setattr(shared, "FACTS_PER_CALL", 2)
     server = Redis.from_url(redis_url)
     info = CrawlInfo(started="2026-11-01T00:00:00+00:00", start_urls=["https://a.example/"])
-    crawler = get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_STATE": ""})
     reader, other = SharedCrawl(server, "store"), SharedCrawl(server, "store")
-    monkeypatch.setitem(SharedCrawl._of, crawler, reader)
-    extension = SharedAuditExtension(crawler)
+    extension, others_extension = (
+        SharedAuditExtension(get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_STATE": ""}))
+        for _ in range(2)
+    )
+    monkeypatch.setitem(SharedCrawl._of, extension.crawler, reader)
+    monkeypatch.setitem(SharedCrawl._of, others_extension.crawler, other)
     reader.join()
     other.join()
     try:
         theirs = [Page(f"https://a.example/{n}/", f"https://a.example/{n}/", status=200) for n in range(3)]
         for page in theirs:
-            other.add_fact(page)
+            others_extension.item_scraped(page)
         other.store()
+        assert len(others_extension.store) == 0 and len(list(other.facts())) == 3, "stored, not kept"
         mine = Page("https://a.example/mine/", "https://a.example/mine/", status=200)
         extension.item_scraped(mine)
         assert set(extension.store.pages) == {mine.url}, "kept; the others' are not listed to it yet"
@@ -351,7 +386,7 @@ def test_requests_are_serialised_as_scrapy_serialises_them():
         request_dict(Request("https://a.example/", callback=lambda response: None), spider)
 
 
-def test_the_worker_that_stored_the_most_facts_audits_though_it_finished_first(redis_url):
+def test_the_worker_that_holds_the_most_facts_audits_though_it_finished_first(redis_url):
     server = Redis.from_url(redis_url)
     info = CrawlInfo(started="2026-11-01T00:00:00+00:00")
     most, fewer = SharedCrawl(server, "most"), SharedCrawl(server, "most")

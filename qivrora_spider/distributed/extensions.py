@@ -1,14 +1,16 @@
 """The audit of a distributed crawl: once, by one worker, over the facts of all workers.
 
-Each worker stores its facts in Redis, a batch at a time and all of them before it is idle, and
-keeps them in its own store as a single crawl does. The worker that started the crawl also reads the
-others' facts into its store as they are stored, a call's worth at a time: read at the end, when the
-other workers are gone and their cores idle, they made the end of a 20,000-page crawl 1.5 s longer.
-An idle worker does not audit what it has: it asks the crawl (``SharedCrawl.idle``) whether to wait
-for the others, to collect the statuses nobody fetched, or to leave. Once all have finished, the one
-that holds the most facts (the reader, unless it died) reads those it lacks and audits them all as a
-single crawl does: its feeds, report and fixes carry the findings of the whole crawl, and those of
-the others none. So no worker ever reports the part of the graph it happened to see.
+Each worker stores its facts in Redis, a batch at a time and all of them before it is idle. The
+worker that started the crawl, the reader, also keeps them in its store as a single crawl does, and
+reads the others' facts into it as they are stored, a call's worth at a time: read at the end, when
+the other workers are gone and their cores idle, they made the end of a 20,000-page crawl 1.5 s
+longer. The other workers keep no store: its memory and its CPU would be spent for an audit they
+make only if the reader dies. An idle worker does not audit what it has: it asks the crawl
+(``SharedCrawl.idle``) whether to wait for the others, to collect the statuses nobody fetched, or to
+leave. Once all have finished, the one that holds the most facts (the reader, unless it died) reads
+those it lacks and audits them all as a single crawl does: its feeds, report and fixes carry the
+findings of the whole crawl, and those of the others none. So no worker ever reports the part of
+the graph it happened to see.
 """
 
 from __future__ import annotations
@@ -37,9 +39,10 @@ class SharedAuditExtension(AuditExtension):
         # Not once the worker has left: the auditor's hand-out repeats its CrawlInfo, stored already.
         if isinstance(item, FACT_TYPES) and not self.shared.left:
             self.shared.add_fact(item)
-            self.store.add(item)
-            if self.shared.others_waiting():
-                self.store.add_all(self.shared.others_facts(listed=True))
+            if self.shared.reader:
+                self.store.add(item)
+                if self.shared.others_waiting():
+                    self.store.add_all(self.shared.lacking_facts(listed=True))
 
     def spider_idle(self, spider: Spider) -> None:
         if self.findings is not None or self.shared.left:
@@ -57,10 +60,10 @@ class SharedAuditExtension(AuditExtension):
         logger.info("The crawl is done and this worker audits the facts of all: it holds the most of them.")
         kept = len(self.store)
         try:
-            self.store.add_all(self.shared.others_facts())
+            self.store.add_all(self.shared.lacking_facts())
         finally:
             self.shared.depart()
-        logger.info("Read the last %d facts of the other workers from Redis", len(self.store) - kept)
+        logger.info("Read the %d facts this worker lacked from Redis", len(self.store) - kept)
         self.warn_of_pages_without_fingerprint()
         self.run_audit(spider)
         raise DontCloseSpider

@@ -10,7 +10,8 @@ The crawl is over when the queue is empty, no worker is busy and no status is pe
 that sees so marks the crawl done. Each worker then *finishes* when it sees the mark, and once all
 have, the one that holds the most facts, the auditor, audits the facts of all of them: it has the
 fewest to read back while the others are gone. The worker that started the crawl, the *reader*,
-reads the others' facts as they are stored, so that it is the one, with little left to read. Every
+keeps its facts and reads the others' as they are stored, so that it is the one, with little left
+to read; the others keep none (they audit only if it dies, reading all the facts then). Every
 such decision is one Lua script, run by Redis as one step: popping a request marks its worker busy
 in the same step, so an empty queue and no busy worker really means that nothing is left to do, and
 two workers finishing at once cannot both audit.
@@ -227,7 +228,8 @@ class SharedCrawl:
         self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
         #: This worker takes part in the crawl, and has left it (done, or closing).
         self.joined = self.left = False
-        #: This worker started the crawl: it reads the others' facts as they are stored.
+        #: This worker started the crawl: it keeps its own facts and reads the others' as they are
+        #: stored. The others keep none.
         self.reader = False
         self._stopping = threading.Event()
         #: Fact lines and URLs whose status is wanted, not yet stored (``store``).
@@ -236,8 +238,8 @@ class SharedCrawl:
         #: Where this worker's facts are in the crawl's list: ranges of places, start included.
         self._own: list[tuple[int, int]] = []
         #: The length of the crawl's list at this worker's last exchange; the places up to which it
-        #: has read the others' facts (skipping its own), and how many those were.
-        self._listed = self._read = self._read_of_others = 0
+        #: has read the facts it lacks, and how many those were.
+        self._listed = self._read = self._read_count = 0
         self._scripts = {
             name: server.register_script(source)
             for name, source in (
@@ -323,7 +325,7 @@ class SharedCrawl:
         self.store()
         line = fact_line(crawl) if crawl is not None else b""
         keys = ("workers", "busy", "facts", "finished", "audited", *FRONTIER)
-        held = sum(end - start for start, end in self._own) + self._read_of_others
+        held = self._read_count + (sum(end - start for start, end in self._own) if self.reader else 0)
         outcome, gone = self._run("leave", keys, self.timeout, line, why, held)
         self._count_out(gone)
         return outcome.decode()  # type: ignore[no-any-return]
@@ -405,14 +407,15 @@ class SharedCrawl:
         """The reader has a call's worth of the others' facts to read, as of its last exchange."""
         return self.reader and self._listed - self._read >= FACTS_PER_CALL
 
-    def others_facts(self, *, listed: bool = False) -> Iterator[Any]:
-        """The facts the other workers stored that this one has not read yet: all of them, or those
-        its last exchange saw listed (no round trip to learn the length). It keeps its own
-        (``SharedAuditExtension``)."""
+    def lacking_facts(self, *, listed: bool = False) -> Iterator[Any]:
+        """The facts this worker's store lacks and it has not read yet: those of the other workers
+        for the reader, which keeps its own (``SharedAuditExtension``), all of them for any other.
+        All there are, or those its last exchange saw listed (no round trip to learn the length)."""
         start, end = self._read, self._listed if listed else self.server.llen(self.key("facts"))
         self._read = end
-        for fact in stored_facts(self.server, self.name, skip=self._own, start=start, end=end):
-            self._read_of_others += 1
+        skip = self._own if self.reader else ()
+        for fact in stored_facts(self.server, self.name, skip=skip, start=start, end=end):
+            self._read_count += 1
             yield fact
 
 
