@@ -44,12 +44,13 @@ if str(ROOT) not in sys.path:  # run as `python bench/distributed_bench.py`
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
 from bench.run import hiwater_kib, report_header, table_row, write_report  # noqa: E402
 from bench.serve import free_port, serve  # noqa: E402
+from bench.stats import stats_flags  # noqa: E402
 from qivrora_spider.demo.redis_server import redis_server  # noqa: E402
 
 #: Issue 17's settings, for every process alike.
 FLAGS = (
     "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8",
-    "-s", "QIVRORA_STATE=", "-s", "LOG_LEVEL=INFO", "-s", "STATS_CLASS=bench.stats.QivroraJsonFileStatsCollector",
+    "-s", "QIVRORA_STATE=", "-s", "LOG_LEVEL=INFO",
     # Milliseconds in the log, for the timeline of each worker.
     "-s", "LOG_FORMAT=%(asctime)s.%(msecs)03d [%(name)s] %(levelname)s: %(message)s",
 )
@@ -149,7 +150,7 @@ def crawl(
         name = f"{mode}-{number}-{index}"
         logs.append(work / f"{name}.log")
         command = [sys.executable, "-m", "scrapy", "crawl", "hreflang", "-a", f"start={start}", *FLAGS, *extra,
-                   "-s", f"BENCH_STATS_FILE={work / name}.json", "-O", str(work / f"{name}.csv")]
+                   *stats_flags(work / f"{name}.json", qivrora=True), "-O", str(work / f"{name}.csv")]
         if profiles is not None:
             py_spy = str(Path(sys.executable).with_name("py-spy"))
             command = [py_spy, "record", "-r", "100", "--format", "raw", "-o", str(profiles / f"{name}.raw"), "--", *command]

@@ -50,6 +50,7 @@ if str(ROOT) not in sys.path:  # run as `python bench/duplicate_fetches.py`
     sys.path.insert(0, str(ROOT))
 
 from bench.run import report_header, table_row, write_report  # noqa: E402
+from bench.stats import stats_flags  # noqa: E402
 from qivrora_spider.demo.redis_server import redis_server  # noqa: E402
 from qivrora_spider.demo.site import PDF, build_demo_site  # noqa: E402
 from qivrora_spider.demo.site_server import Route, SiteServer  # noqa: E402
@@ -57,7 +58,7 @@ from qivrora_spider.demo.site_server import Route, SiteServer  # noqa: E402
 #: The speed flags of bench/distributed_bench.py (issue 17's settings): a race shows more at speed.
 FLAGS = (
     "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=8",
-    "-s", "QIVRORA_STATE=", "-s", "STATS_CLASS=bench.stats.QivroraJsonFileStatsCollector",
+    "-s", "QIVRORA_STATE=",
 )
 #: Scrapy's DEFAULT_REQUEST_HEADERS, plus the header that names the worker in the server's log.
 SCRAPY_HEADERS = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "Accept-Language": "en"}
@@ -169,7 +170,7 @@ def crawl(number: int, start: str, redis_url: str, work: Path, servers: list[Log
         command = [
             sys.executable, "-m", "scrapy", "crawl", "hreflang", "-a", f"start={start}", *FLAGS,
             "-s", f"LOG_LEVEL={args.log_level}", "-s", f"REDIS_URL={redis_url}",
-            "-s", f"DEFAULT_REQUEST_HEADERS={headers}", "-s", f"BENCH_STATS_FILE={stats_files[-1]}",
+            "-s", f"DEFAULT_REQUEST_HEADERS={headers}", *stats_flags(stats_files[-1], qivrora=True),
             *extra, "-O", str(outputs[-1]),
         ]
         with logs[-1].open("wb") as log:

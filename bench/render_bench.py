@@ -30,11 +30,11 @@ if str(ROOT) not in sys.path:
 
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
 from bench.serve import free_port, serve  # noqa: E402
+from bench.stats import stats_flags  # noqa: E402
 
 FLAGS = (
     "-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "CONCURRENT_REQUESTS=16",
     "-s", "CONCURRENT_REQUESTS_PER_DOMAIN=16", "-s", "LOG_LEVEL=WARNING", "-s", "QIVRORA_STATE=",
-    "-s", "STATS_CLASS=bench.stats.QivroraJsonFileStatsCollector",
 )
 
 
@@ -56,7 +56,7 @@ def crawl(start: str, work: Path, render: bool, concurrency: int, number: int) -
     marker = f"QIVRORA_BENCH={uuid.uuid4()}"
     stats_file = work / f"stats-{'render' if render else 'plain'}-{number}.json"
     command = [str(ROOT / ".venv/bin/scrapy"), "crawl", "hreflang", "-a", f"start={start}", *FLAGS,
-               "-s", f"BENCH_STATS_FILE={stats_file}", "-O", str(work / f"findings-{number}.csv")]
+               *stats_flags(stats_file, qivrora=True), "-O", str(work / f"findings-{number}.csv")]
     if render:
         command += ["-a", "render=1", "-s", f"QIVRORA_RENDER_CONCURRENCY={concurrency}"]
     env = {**os.environ, "QIVRORA_BENCH": marker.split("=", 1)[1]}
