@@ -67,7 +67,6 @@ def build_store(options: SiteOptions) -> FactStore:
     store.add(CrawlInfo(started="2026-01-01T00:00:00+00:00", start_urls=[model.start_url], scope=[BASE_URL]))
     urls = model.urls
     for page in model:
-        url = urls[page.index]
         store.add(page_fact(urls, page))
         if page.defect == "broken-target":
             missing = model.missing_url(page.index)
