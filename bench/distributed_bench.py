@@ -5,14 +5,17 @@ access log on, and this benchmark starts a ``redis-server`` of its own on a free
 nothing, in a temp folder). Each mode is a crawl of the whole site with the issue's settings:
 
 - ``single``: ``scrapy crawl hreflang``, the default settings, no Redis;
-- ``N`` (a number): N workers started together, ``SCRAPY_SETTINGS_MODULE=settings.distributed``.
+- ``N`` (a number): N workers started together, ``SCRAPY_SETTINGS_MODULE=settings.distributed``;
+- ``Nx``: N single crawls started together, each of the whole site, sharing nothing: what N processes
+  of this crawler give on this machine with no coordination at all, the bound for N workers.
 
 Modes alternate (single, 2, single, 2, ...) so that drift of a shared machine hits them alike; Redis
 is emptied and its command counts reset before each crawl. The wall time runs from starting the
 first process to the last one's exit, start-up and the audit included;
 pages/s is the site's page count over it. For each worker: its peak RSS (VmHWM, bench/run.py), its
 CPU time (user + sys, from wait4), its responses (its stats), and whether it audited; Redis's CPU
-time too (INFO cpu), since on 2 cores every process competes for the same CPU. For the crawl: Redis commands per response (INFO
+time too (INFO cpu), since on 2 cores every process competes for the same CPU, and the machine's idle
+core-seconds (/proc/stat) over the crawl. For the crawl: Redis commands per response (INFO
 commandstats) and URLs fetched more than once, GET and HEAD counted apart (the access log). Usage::
 
     .venv/bin/python bench/distributed_bench.py --pages 20000 --repeat 3 --modes single,2
@@ -98,6 +101,16 @@ class Crawl:
     redis_cpu_seconds: float
     duplicates: dict[str, int]  # method: URLs fetched more than once with it
     findings: int | None
+    idle_core_seconds: float
+
+    @property
+    def copies(self) -> int:
+        """How many times the site was crawled: once, but by each process of an ``Nx`` mode."""
+        count, shared = processes_of(self.mode)
+        return 1 if shared else count
+
+    def pages_per_second(self, pages: int) -> float:
+        return pages * self.copies / self.seconds
 
     @property
     def responses(self) -> int:
@@ -109,6 +122,21 @@ def commands_called(client: Redis) -> Counter[str]:
     too, besides its EVALSHA: round trips are fewer than the total."""
     return Counter({name.removeprefix("cmdstat_"): int(stats["calls"])
                     for name, stats in client.info("commandstats").items()})
+
+
+def idle_core_seconds() -> float:
+    """Seconds the machine's cores have been idle (or waiting for I/O) since it booted, all cores summed."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    return (int(fields[4]) + int(fields[5])) / os.sysconf("SC_CLK_TCK")
+
+
+def processes_of(mode: str) -> tuple[int, bool]:
+    """How many processes a mode starts, and whether they share one crawl in Redis."""
+    if mode == "single":
+        return 1, False
+    if mode.endswith("x"):
+        return int(mode[:-1]), False
+    return int(mode), True
 
 
 def redis_cpu(client: Redis) -> float:
@@ -137,14 +165,15 @@ def crawl(
     client.config_resetstat()
     redis_before = redis_cpu(client)
     offset = access_log.stat().st_size if access_log.exists() else 0
-    count = 1 if mode == "single" else int(mode)
+    count, shared = processes_of(mode)
     env = {**os.environ}
     extra = tuple(flag for setting in settings for flag in ("-s", setting))
-    if mode != "single":
+    if shared:
         env["SCRAPY_SETTINGS_MODULE"] = "settings.distributed"
         extra += ("-s", f"REDIS_URL={redis_url}")
     processes: list[subprocess.Popen[bytes]] = []
     logs: list[Path] = []
+    idle_before = idle_core_seconds()
     started, started_at = time.perf_counter(), time.time()
     for index in range(count):
         name = f"{mode}-{number}-{index}"
@@ -175,51 +204,58 @@ def crawl(
             process.kill()
             process.wait()
     seconds = time.perf_counter() - started
+    idle = idle_core_seconds() - idle_before
     workers = []
     for index, (process, log, peak, seconds_used) in enumerate(zip(processes, logs, peaks, cpu)):
         if process.returncode != 0:
             raise RuntimeError(f"worker {index} of {mode}: exit {process.returncode}\n{log.read_text()[-2000:]}")
         stats = json.loads((work / f"{mode}-{number}-{index}.json").read_text())
-        audited = mode == "single" or AUDITOR in log.read_text()
+        audited = not shared or AUDITOR in log.read_text()
         workers.append(Worker(peak / 1024, seconds_used, stats, audited, timeline(log, started_at, exited[index])))
     findings = next((w.stats.get("qivrora/findings") for w in workers if w.audited), None)
     return Crawl(mode, seconds, workers, commands_called(client), redis_cpu(client) - redis_before,
-                 duplicates(access_log, offset), findings)
+                 duplicates(access_log, offset), findings, idle)
 
 
 def report(crawls: list[Crawl], pages: int) -> list[str]:
     lines = [
         table_row("run", "mode", "wall s", "pages/s", "responses", "responses of each worker", "peak RSS MiB of each",
-             "CPU s of each", "Redis CPU s", "Redis commands / response", "URLs fetched twice (GET, HEAD)",
-             "findings"),
-        "|---:|---|---:|---:|---:|---|---|---|---:|---:|---|---:|",
+             "CPU s of each", "Redis CPU s", "idle core-s", "Redis commands / response",
+             "URLs fetched twice (GET, HEAD)", "findings"),
+        "|---:|---|---:|---:|---:|---|---|---|---:|---:|---:|---|---:|",
     ]
     for number, done in enumerate(crawls, 1):
+        shared = processes_of(done.mode)[1]
         each = ", ".join(
-            f"{int(w.stats.get('response_received_count', 0)):,}{' (audited)' if w.audited and len(done.workers) > 1 else ''}"
+            f"{int(w.stats.get('response_received_count', 0)):,}{' (audited)' if w.audited and shared else ''}"
             for w in done.workers
         )
         lines.append(table_row(
-            number, done.mode, f"{done.seconds:.1f}", f"{pages / done.seconds:.0f}", f"{done.responses:,}", each,
+            number, done.mode, f"{done.seconds:.1f}", f"{done.pages_per_second(pages):.0f}", f"{done.responses:,}", each,
             ", ".join(f"{w.peak_rss_mib:.0f}" for w in done.workers),
             ", ".join(f"{w.cpu_seconds:.1f}" for w in done.workers), f"{done.redis_cpu_seconds:.1f}",
-            f"{done.redis_commands.total() / done.responses:.1f}" if done.mode != "single" else "—",
-            f"{done.duplicates['GET']}, {done.duplicates['HEAD']}", done.findings,
+            f"{done.idle_core_seconds:.1f}",
+            f"{done.redis_commands.total() / done.responses:.1f}" if shared else "—",
+            # Independent crawls fetch every URL once each: only a shared crawl's repeats are duplicates.
+            f"{done.duplicates['GET']}, {done.duplicates['HEAD']}" if done.copies == 1 else "—", done.findings,
         ))
     lines.append("")
     for number, done in enumerate(crawls, 1):
         lines.append(f"Run {number} ({done.mode}), seconds from the start: " + "; ".join(
-            f"worker {index}{' (audited)' if w.audited and len(done.workers) > 1 else ''}: "
+            f"worker {index}{' (audited)' if w.audited and processes_of(done.mode)[1] else ''}: "
             + ", ".join(f"{name} {at:.1f}" for name, at in w.timeline.items())
             for index, w in enumerate(done.workers)
         ))
     for number, done in enumerate(crawls, 1):
-        if done.mode != "single":
+        if processes_of(done.mode)[1]:
             lines.append(f"\nRun {number}, Redis commands per response (scripts' own calls included): " + ", ".join(
                 f"{name} {calls / done.responses:.2f}" for name, calls in done.redis_commands.most_common()
                 if name not in ("flushall", "config|resetstat", "info")
             ))
-    rates = {mode: median(pages / c.seconds for c in crawls if c.mode == mode) for mode in dict.fromkeys(c.mode for c in crawls)}
+    rates = {
+        mode: median(c.pages_per_second(pages) for c in crawls if c.mode == mode)
+        for mode in dict.fromkeys(c.mode for c in crawls)
+    }
     lines += ["", "Median pages/s: " + ", ".join(f"{mode}: {rate:.0f}" for mode, rate in rates.items())]
     if "single" in rates and len(rates) > 1:
         lines.append("Ratio to one process: " + ", ".join(
@@ -232,7 +268,10 @@ def main(argv: list[str] | None = None) -> str:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_options(parser)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--modes", default="single,2", help="'single' or a number of workers, in turn")
+    parser.add_argument(
+        "--modes", default="single,2",
+        help="in turn: 'single', a number of workers (N), or N independent single crawls at once (Nx)",
+    )
     parser.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
         help="a Scrapy setting for every process alike, e.g. QIVRORA_FINGERPRINTS=True (repeatable)",
@@ -269,7 +308,7 @@ def main(argv: list[str] | None = None) -> str:
                         args.logs.mkdir(parents=True, exist_ok=True)
                         for log in work.glob(f"{mode}-{number}-*.log"):
                             shutil.copy(log, args.logs / log.name)
-                    print(f"  {mode}: {args.pages / done.seconds:.0f} pages/s, {done.seconds:.1f} s, "
+                    print(f"  {mode}: {done.pages_per_second(args.pages):.0f} pages/s, {done.seconds:.1f} s, "
                           f"{[int(w.stats.get('response_received_count', 0)) for w in done.workers]} responses, "
                           f"duplicates {done.duplicates}", file=sys.stderr, flush=True)
     lines += ["", f"## {args.pages:,} pages, served by {served.kind}", "", *report(crawls, args.pages)]
