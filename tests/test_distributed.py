@@ -184,7 +184,7 @@ def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_stat
     try:
         server.zadd(a.key("requests"), {b"request": 0})
         assert a.idle() == WAIT, "a request is queued, and b is busy from joining"
-        assert b.exchange(take=8) == ([b"request"], []), "all there is"
+        assert b.exchange(take=8) == ([b"request"], [], []), "all there is"
         assert a.idle() == WAIT, "b holds the request"
         b.note_pending(["https://a.example/moved/"])
         assert not server.exists(b.key("pending")), "kept by b until it stores them, idle at the latest"
@@ -223,18 +223,49 @@ def test_an_exchange_stores_the_facts_queues_what_the_filter_has_not_seen_and_ta
     try:
         a.add_fact(info)
         a.note_pending(["https://a.example/gone/"])
-        assert a.exchange([("fp-x", 0, b"x"), ("fp-y", -1, b"y")]) == ([], []), "nothing taken when none asked"
+        assert a.exchange([("fp-x", 0, b"x", ""), ("fp-y", -1, b"y", "")]) == ([], [], []), "nothing taken when none asked"
         assert list(a.facts()) == [info] and server.smembers(a.key("pending")) == {b"https://a.example/gone/"}
         assert b.idle() == WAIT and a.idle() == WAIT, "two requests queued"
 
-        found = [("fp-x", 0, b"x again"), ("", 0, b"unfiltered"), ("fp-z", 5, b"z"), ("fp-z", 5, b"z twice")]
-        taken, seen = b.exchange(found, take=3)
+        found = [("fp-x", 0, b"x again", ""), ("", 0, b"unfiltered", ""), ("fp-z", 5, b"z", ""), ("fp-z", 5, b"z twice", "")]
+        taken, seen, _ = b.exchange(found, take=3)
         assert seen == [0, 3], "the places of the requests already seen, in one exchange or an earlier one"
         assert taken == [b"y", b"unfiltered", b"x"], "the lowest scores first (scrapy-redis: -priority)"
         assert a.idle() == WAIT, "b is busy: it took requests"
-        assert b.exchange(take=3) == ([b"z"], [])
-        assert b.exchange(take=3) == ([], [])
+        assert b.exchange(take=3) == ([b"z"], [], [])
+        assert b.exchange(take=3) == ([], [], [])
         assert b.idle() == SETTLE, "nothing queued, nobody busy, a status pending"
+    finally:
+        a.close(info)
+        b.close(info)
+
+
+def test_an_exchange_hands_a_worker_the_urls_the_others_asked_for_since_its_last_one(redis_url):
+    """Only those queued, never its own, as many at a time as it asks for; storing facts leaves them."""
+    server = Redis.from_url(redis_url)
+    info = CrawlInfo(started="2026-11-01T00:00:00+00:00")
+    a, b = SharedCrawl(server, "asked"), SharedCrawl(server, "asked")
+    a.join()
+    b.join()
+    try:
+        found = [("fp-1", 0, b"1", "https://a.example/1/"), ("fp-2", 0, b"2", "https://a.example/2/")]
+        assert a.exchange(found).asked == [], "its own are not handed back to it"
+        b.add_fact(info)
+        b.store()
+        again = [("fp-2", 0, b"2 again", "https://a.example/2/"), ("", 0, b"unfiltered", "")]
+        assert b.exchange([*again, ("fp-3", 0, b"3", "https://a.example/3/")]).asked == [
+            "https://a.example/1/", "https://a.example/2/"
+        ], "what a queued, read before storing the facts, and before b's own are listed"
+        assert a.exchange().asked == ["https://a.example/3/"], "b's request queued, not the one dropped"
+        assert a.exchange().asked == [] and b.exchange().asked == []
+
+        many = [(f"fp-{n}", 0, b"r", f"https://a.example/{n}/") for n in range(10, 15)]
+        a.exchange(many)
+        assert b.exchange(asked=2).asked == ["https://a.example/10/", "https://a.example/11/"], "two at a time"
+        b.exchange([("fp-20", 0, b"r", "https://a.example/20/")], asked=2)
+        assert b.exchange().asked == ["https://a.example/14/", "https://a.example/20/"], (
+            "a worker with more to read than it may reads its own among them"
+        )
     finally:
         a.close(info)
         b.close(info)

@@ -15,6 +15,10 @@ scrapy-redis 0.9.1 predates Scrapy 2.13; what these subclasses change, and why:
   three a response, each of which blocks the reactor. Taking requests marks the worker busy in the
   same step, so that no worker takes the crawl for finished while another holds a request it has
   not turned into facts yet.
+- Each exchange also brings the URLs the other workers asked for since the last one, and the spider
+  leaves them alone (``asked_elsewhere``) as it leaves its own: without them, each URL was sent to
+  the shared filter by every worker that found a link to it, built as a request, passed through
+  the spider middlewares, fingerprinted and serialised, for the filter to drop it.
 - An idle worker asks again every ``QIVRORA_IDLE_POLL`` seconds, not on the engine's 5 s heartbeat:
   a worker that starts before the first requests are queued, or waits for the last ones, would
   otherwise idle for seconds.
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from redis.exceptions import RedisError
 from scrapy import Request, signals
@@ -162,6 +166,8 @@ class SharedScheduler(Scheduler):
 
     def open(self, spider: Spider) -> None:
         self.spider = spider
+        #: The spider's hook for the URLs other workers asked for (``HreflangSpider.asked_elsewhere``).
+        self.asked_elsewhere: Callable[[list[str]], None] | None = getattr(spider, "asked_elsewhere", None)
         # scrapy-redis fills the spider's name into the key: crawl keys hold no %.
         self.queue = SharedQueue(self.server, spider, self.queue_key, self.serializer)
 
@@ -222,10 +228,13 @@ class SharedScheduler(Scheduler):
                 "" if request.dont_filter else self.df.request_fingerprint(request),
                 -request.priority,  # scrapy-redis's score: the lowest is taken first
                 self.queue._encode_request(request),
+                "" if request.dont_filter else request.meta.get("qivrora_url", ""),
             )
             for request in found
         ]
-        taken, seen = self.shared.exchange(queued, take)
+        taken, seen, asked = self.shared.exchange(queued, take)
+        if asked and self.asked_elsewhere is not None:
+            self.asked_elsewhere(asked)
         for place in seen:
             self.df.log(found[place], self.spider)
         enqueued = len(found) - len(seen)

@@ -1,7 +1,7 @@
 """One distributed crawl as its workers share it in Redis, under one crawl key.
 
-What the workers share: the frontier (scrapy-redis's priority queue and a duplicate filter), the
-robots.txt rules of each origin, the URLs whose status is wanted, the facts, and who takes part.
+What the workers share: the frontier (scrapy-redis's priority queue, a duplicate filter, and the URLs
+asked for, in the order they were queued), the robots.txt rules of each origin, the URLs whose status is wanted, the facts, and who takes part.
 A worker *joins* when it opens (the first one of a crawl clears what an earlier crawl of the key
 left), sends a heartbeat every few seconds, is *busy* from joining or popping a request until its
 engine is idle again, and *leaves* when it is done or closes.
@@ -29,7 +29,7 @@ import secrets
 import socket
 import threading
 import weakref
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
 from urllib.parse import urlsplit
 
 from redis import Redis
@@ -54,7 +54,7 @@ KEY_PATTERN = re.compile(r"[\w.:\[\]-]+")
 #: The keys that steer a crawl under way; cleared once it is audited (the facts stay for
 #: `hreflang-report --redis`), and with the rest when a new crawl starts on the key.
 FRONTIER = (
-    "requests", "dupefilter", "busy", "pending", "robots", "robots-owners", "robots-received", "finished",
+    "requests", "dupefilter", "asked", "busy", "pending", "robots", "robots-owners", "robots-received", "finished",
 )
 EVERYTHING = (*FRONTIER, "facts", "done", "audited")
 #: Facts read back per Redis call. The auditor holds a call's lines while it parses them (about 2 KB
@@ -65,8 +65,13 @@ FACTS_PER_CALL = 500
 #: reactor. A worker that dies loses those it kept, as it loses the requests it held.
 KEPT_AT_MOST = 200
 
-#: A request to queue: its fingerprint ('' to queue it unfiltered), its score and itself, serialised.
-Queued = tuple[str, int, bytes]
+#: URLs asked for by the other workers that one exchange hands a worker at most: a worker joining a
+#: long crawl under way gets them over several exchanges, not in one reply of megabytes.
+ASKED_AT_MOST = 5000
+
+#: A request to queue: its fingerprint ('' to queue it unfiltered), its score, itself serialised,
+#: and the URL the crawl asks for with it ('' for none), for the other workers to leave alone.
+Queued = tuple[str, int, bytes, str]
 
 #: What an idle worker is told: wait for the others, collect the pending statuses, or leave.
 WAIT, SETTLE, DONE = "wait", "settle", "done"
@@ -151,24 +156,31 @@ return {'left', gone}
 """
 
 # KEYS[1] the facts, KEYS[2] the pending statuses, KEYS[3] the duplicate filter, KEYS[4] the queue,
-# KEYS[5] the busy workers; ARGV[2] how many requests to take, ARGV[3] and ARGV[4] how many facts and
-# pending URLs follow, then those, then a (fingerprint, score, request) triple for each request to
-# queue: a fingerprint the filter has seen drops its request ('': queued unfiltered). Taking marks the
-# worker busy in the same step. Returns the requests taken (scrapy-redis's queue: lowest score first),
-# the places (0, 1, ...) of the requests dropped as seen, and the length of the facts list, the facts
-# stored last.
+# KEYS[5] the busy workers, KEYS[6] the URLs asked for; ARGV[2] how many requests to take, ARGV[3] and
+# ARGV[4] how many facts and pending URLs follow, ARGV[5] how many URLs asked for this worker has
+# read, ARGV[6] how many more it reads at most, then the facts and the pending URLs, then a
+# (fingerprint, score, request, URL) quadruple for each request to queue: a fingerprint the filter
+# has seen drops its request ('': queued unfiltered), and the URL of a request queued is listed as
+# asked for ('': not listed). Taking marks the worker busy in the same step. Returns the requests
+# taken (scrapy-redis's queue: lowest score first), the places (0, 1, ...) of the requests dropped as
+# seen, the length of the facts list (the facts stored last), the URLs the others asked for since
+# this worker last read them, and how many it has read now. Those are read before its own are
+# listed, so that it skips its own unless it had more to read than it may.
 _EXCHANGE = """
-local at = 5
+local asked, most = {}, tonumber(ARGV[6])
+if most > 0 then asked = redis.call('LRANGE', KEYS[6], ARGV[5], tonumber(ARGV[5]) + most - 1) end
+local at = 7
 for i = at, at + tonumber(ARGV[3]) - 1 do redis.call('RPUSH', KEYS[1], ARGV[i]) end
 at = at + tonumber(ARGV[3])
 for i = at, at + tonumber(ARGV[4]) - 1 do redis.call('SADD', KEYS[2], ARGV[i]) end
 at = at + tonumber(ARGV[4])
 local seen = {}
-for i = at, #ARGV, 3 do
+for i = at, #ARGV, 4 do
   if ARGV[i] ~= '' and redis.call('SADD', KEYS[3], ARGV[i]) == 0 then
-    seen[#seen + 1] = (i - at) / 3
+    seen[#seen + 1] = (i - at) / 4
   else
     redis.call('ZADD', KEYS[4], ARGV[i + 1], ARGV[i + 2])
+    if ARGV[i + 3] ~= '' then redis.call('RPUSH', KEYS[6], ARGV[i + 3]) end
   end
 end
 local taken = {}
@@ -177,7 +189,9 @@ if tonumber(ARGV[2]) > 0 then
   for i = 1, #top, 2 do taken[#taken + 1] = top[i] end
   if #taken > 0 then redis.call('SADD', KEYS[5], ARGV[1]) end
 end
-return {taken, seen, redis.call('LLEN', KEYS[1])}
+local read = tonumber(ARGV[5]) + #asked
+if #asked < most then read = redis.call('LLEN', KEYS[6]) end
+return {taken, seen, redis.call('LLEN', KEYS[1]), asked, read}
 """
 
 # KEYS[1] the shared rules by origin, KEYS[2] who fetches them, KEYS[3] the workers; ARGV[1] this
@@ -202,6 +216,18 @@ if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
   redis.call('ZADD', KEYS[1], redis.call('TIME')[1], ARGV[1])
 end
 """
+
+
+class Exchanged(NamedTuple):
+    """What an exchange gives back."""
+
+    #: The requests taken, serialised.
+    taken: list[bytes]
+    #: The places in the requests found of those the duplicate filter had seen: dropped.
+    seen: list[int]
+    #: URLs the other workers asked for since this worker's last exchange: a worker that leaves them
+    #: alone sends no request for them to the duplicate filter, which would drop it.
+    asked: list[str]
 
 
 def crawl_key(settings: BaseSettings, crawl: CrawlInfo) -> str:
@@ -240,6 +266,8 @@ class SharedCrawl:
         #: The length of the crawl's list at this worker's last exchange; the places up to which it
         #: has read the facts it lacks, and how many those were.
         self._listed = self._read = self._read_count = 0
+        #: How many of the URLs asked for (``exchange``) this worker has read.
+        self._asked_read = 0
         self._scripts = {
             name: server.register_script(source)
             for name, source in (
@@ -332,21 +360,23 @@ class SharedCrawl:
 
     # --- the frontier, robots.txt, statuses, facts ------------------------------------------------
 
-    def exchange(self, requests: Sequence[Queued] = (), take: int = 0) -> tuple[list[bytes], list[int]]:
+    def exchange(self, requests: Sequence[Queued] = (), take: int = 0, *, asked: int = ASKED_AT_MOST) -> Exchanged:
         """Store the facts and pending statuses this worker keeps, queue `requests` unless the
         duplicate filter has seen them, and take up to `take` queued requests (marking this worker
-        busy), all in one round trip: the requests taken (serialised), and the places in
-        `requests` of those dropped as seen."""
-        args: list[Any] = [take, len(self._facts), len(self._pending), *self._facts, *self._pending]
+        busy), all in one round trip; read up to `asked` URLs the others asked for, 0 to leave them
+        for a later exchange."""
+        args: list[Any] = [
+            take, len(self._facts), len(self._pending), self._asked_read, asked, *self._facts, *self._pending,
+        ]
         for queued in requests:
             args += queued
-        keys = ("facts", "pending", "dupefilter", "requests", "busy")
-        taken, seen, self._listed = self._run("exchange", keys, *args)
+        keys = ("facts", "pending", "dupefilter", "requests", "busy", "asked")
+        taken, seen, self._listed, urls, self._asked_read = self._run("exchange", keys, *args)
         if self._facts:
             self._note_own(self._listed - len(self._facts), self._listed)
         self._facts.clear()
         self._pending.clear()
-        return taken, seen
+        return Exchanged(taken, seen, [url.decode() for url in urls])
 
     def robots(self, origin: str) -> bytes | bool:
         """The shared rules of an origin, or True: this worker fetches them (``share_robots``
@@ -393,7 +423,7 @@ class SharedCrawl:
         before it leaves, so that all of them are in Redis by the time the crawl settles or the auditor
         reads the facts."""
         if self._facts or self._pending:
-            self.exchange()
+            self.exchange(asked=0)  # left for the scheduler's exchanges, which hand them to the spider
 
     def _note_own(self, start: int, end: int) -> None:
         if self._own and self._own[-1][1] == start:

@@ -168,6 +168,12 @@ class HreflangSpider(Spider):
         self.memory.requests += 1
         return True
 
+    def asked_elsewhere(self, urls: Iterable[str]) -> None:
+        """URLs another worker of a distributed crawl asked for (its scheduler hands them over): they
+        are claimed, so this worker asks for none of them, fetches none twice, and notes no status
+        pending for them."""
+        self.memory.seen.update(urls)
+
     def _left_out(self, url: str) -> TargetStatus:
         """The fact of a URL max_pages left out: not examined (HL206), never a pass."""
         self.memory.left_out += 1
