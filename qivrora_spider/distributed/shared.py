@@ -1,7 +1,8 @@
 """One distributed crawl as its workers share it in Redis, under one crawl key.
 
 What the workers share: the frontier (scrapy-redis's priority queue, a duplicate filter, and the URLs
-asked for, in the order they were queued), the robots.txt rules of each origin, the URLs whose status is wanted, the facts, and who takes part.
+asked for, in the order they were queued), the robots.txt rules of each origin, the URLs whose
+status is wanted, the facts, and who takes part.
 A worker *joins* when it opens (the first one of a crawl clears what an earlier crawl of the key
 left), sends a heartbeat every few seconds, is *busy* from joining or popping a request until its
 engine is idle again, and *leaves* when it is done or closes.
