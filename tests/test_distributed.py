@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -57,6 +58,19 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
             yield url
     except RedisMissing:
         pytest.skip("Debian's redis-server package is not installed (.ci/run installs it)")
+
+
+@contextmanager
+def two_workers(server: Redis, name: str) -> Iterator[tuple[SharedCrawl, SharedCrawl]]:
+    """Two workers of crawl `name`, joined in this order (so the first is the reader), closed after."""
+    first, second = SharedCrawl(server, name), SharedCrawl(server, name)
+    first.join()
+    second.join()
+    try:
+        yield first, second
+    finally:
+        for worker in (first, second):
+            worker.close(CrawlInfo(started=""))
 
 
 @dataclass
@@ -178,10 +192,7 @@ def test_a_robots_txt_one_worker_received_for_another_origin_is_taken_once_by_an
 def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_status_is_pending(redis_url):
     server = Redis.from_url(redis_url)
     info = CrawlInfo(started="2026-11-01T00:00:00+00:00", start_urls=["https://a.example/"])
-    a, b = SharedCrawl(server, "protocol"), SharedCrawl(server, "protocol")
-    a.join()
-    b.join()
-    try:
+    with two_workers(server, "protocol") as (a, b):
         server.zadd(a.key("requests"), {b"request": 0})
         assert a.idle() == WAIT, "a request is queued, and b is busy from joining"
         assert b.exchange(take=8) == ([b"request"], [], []), "all there is"
@@ -207,20 +218,14 @@ def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_stat
         late.join()
         assert not server.exists(a.key("facts")), "a worker after the end starts a new crawl"
         late.close(info)
-    finally:
-        a.close(info)
-        b.close(info)
 
 
 def test_an_exchange_stores_the_facts_queues_what_the_filter_has_not_seen_and_takes_the_lowest_scores(
     redis_url,
 ):
     server = Redis.from_url(redis_url)
-    a, b = SharedCrawl(server, "exchange"), SharedCrawl(server, "exchange")
     info = CrawlInfo(started="2026-11-01T00:00:00+00:00")
-    a.join()
-    b.join()
-    try:
+    with two_workers(server, "exchange") as (a, b):
         a.add_fact(info)
         a.note_pending(["https://a.example/gone/"])
         assert a.exchange([("fp-x", 0, b"x", ""), ("fp-y", -1, b"y", "")]) == ([], [], []), "nothing taken when none asked"
@@ -235,19 +240,13 @@ def test_an_exchange_stores_the_facts_queues_what_the_filter_has_not_seen_and_ta
         assert b.exchange(take=3) == ([b"z"], [], [])
         assert b.exchange(take=3) == ([], [], [])
         assert b.idle() == SETTLE, "nothing queued, nobody busy, a status pending"
-    finally:
-        a.close(info)
-        b.close(info)
 
 
 def test_an_exchange_hands_a_worker_the_urls_the_others_asked_for_since_its_last_one(redis_url):
     """Only those queued, never its own, as many at a time as it asks for; storing facts leaves them."""
     server = Redis.from_url(redis_url)
     info = CrawlInfo(started="2026-11-01T00:00:00+00:00")
-    a, b = SharedCrawl(server, "asked"), SharedCrawl(server, "asked")
-    a.join()
-    b.join()
-    try:
+    with two_workers(server, "asked") as (a, b):
         found = [("fp-1", 0, b"1", "https://a.example/1/"), ("fp-2", 0, b"2", "https://a.example/2/")]
         assert a.exchange(found).asked == [], "its own are not handed back to it"
         b.add_fact(info)
@@ -266,9 +265,6 @@ def test_an_exchange_hands_a_worker_the_urls_the_others_asked_for_since_its_last
         assert b.exchange().asked == ["https://a.example/14/", "https://a.example/20/"], (
             "a worker with more to read than it may reads its own among them"
         )
-    finally:
-        a.close(info)
-        b.close(info)
 
 
 def test_the_auditor_keeping_a_state_warns_of_pages_fetched_by_workers_without_fingerprints(tmp_path, caplog):
@@ -290,11 +286,7 @@ def test_the_auditor_keeping_a_state_warns_of_pages_fetched_by_workers_without_f
 
 def test_the_reader_lacks_only_the_facts_of_the_others_and_any_other_worker_all_of_them(redis_url):
     server = Redis.from_url(redis_url)
-    info = CrawlInfo(started="")
-    a, b = SharedCrawl(server, "own"), SharedCrawl(server, "own")
-    a.join()
-    b.join()
-    try:
+    with two_workers(server, "own") as (a, b):
         facts = [CrawlInfo(started=f"2026-11-0{day}T00:00:00+00:00") for day in range(1, 7)]
         for worker, some in ((a, facts[0:2]), (b, facts[2:3]), (a, facts[3:4]), (a, facts[4:5]), (b, facts[5:6])):
             for fact in some:
@@ -303,9 +295,6 @@ def test_the_reader_lacks_only_the_facts_of_the_others_and_any_other_worker_all_
         assert list(a.facts()) == list(b.facts()) == facts
         assert list(a.lacking_facts()) == [facts[2], facts[5]], "the reader keeps its own"
         assert list(b.lacking_facts()) == facts, "the others keep none"
-    finally:
-        a.close(info)
-        b.close(info)
 
 
 def test_when_the_reader_is_gone_another_worker_audits_and_reads_every_fact(redis_url):
@@ -339,10 +328,7 @@ def test_the_worker_that_started_the_crawl_reads_the_others_facts_as_they_come_a
     server = Redis.from_url(redis_url)
     info = CrawlInfo(started="2026-11-01T00:00:00+00:00")
     facts = [CrawlInfo(started=f"2026-11-0{day}T00:00:00+00:00") for day in range(1, 8)]
-    reader, other = SharedCrawl(server, "reading"), SharedCrawl(server, "reading")
-    reader.join()
-    other.join()
-    try:
+    with two_workers(server, "reading") as (reader, other):
         assert reader.reader and not other.reader
         for fact in facts[0:4]:
             other.add_fact(fact)
@@ -365,9 +351,6 @@ def test_the_worker_that_started_the_crawl_reads_the_others_facts_as_they_come_a
         rest = list(reader.lacking_facts())
         assert rest == [facts[5], info, info], "what it had not read, then the CrawlInfo of each"
         reader.depart()
-    finally:
-        reader.close(info)
-        other.close(info)
 
 
 def test_the_readers_store_takes_the_others_facts_as_its_own_arrive_and_the_others_keep_none(
@@ -375,17 +358,13 @@ def test_the_readers_store_takes_the_others_facts_as_its_own_arrive_and_the_othe
 ):
     monkeypatch.setattr(shared, "FACTS_PER_CALL", 2)
     server = Redis.from_url(redis_url)
-    info = CrawlInfo(started="2026-11-01T00:00:00+00:00", start_urls=["https://a.example/"])
-    reader, other = SharedCrawl(server, "store"), SharedCrawl(server, "store")
-    extension, others_extension = (
-        SharedAuditExtension(get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_STATE": ""}))
-        for _ in range(2)
-    )
-    monkeypatch.setitem(SharedCrawl._of, extension.crawler, reader)
-    monkeypatch.setitem(SharedCrawl._of, others_extension.crawler, other)
-    reader.join()
-    other.join()
-    try:
+    with two_workers(server, "store") as (reader, other):
+        extension, others_extension = (
+            SharedAuditExtension(get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_STATE": ""}))
+            for _ in range(2)
+        )
+        monkeypatch.setitem(SharedCrawl._of, extension.crawler, reader)
+        monkeypatch.setitem(SharedCrawl._of, others_extension.crawler, other)
         theirs = [Page(f"https://a.example/{n}/", f"https://a.example/{n}/", status=200) for n in range(3)]
         for page in theirs:
             others_extension.item_scraped(page)
@@ -397,9 +376,6 @@ def test_the_readers_store_takes_the_others_facts_as_its_own_arrive_and_the_othe
         reader.store()
         extension.item_scraped(Page("https://a.example/also/", "https://a.example/also/", status=200))
         assert set(extension.store.pages) >= {page.url for page in theirs} | {mine.url}
-    finally:
-        reader.close(info)
-        other.close(info)
 
 
 def test_requests_are_serialised_as_scrapy_serialises_them():
