@@ -19,6 +19,7 @@ from typing import Callable, Iterator
 import pytest
 from redis import Redis
 from scrapy import FormRequest, Request
+from scrapy.crawler import AsyncCrawlerRunner
 from scrapy.exceptions import StopDownload
 from scrapy.http import Headers
 from scrapy.settings import Settings
@@ -29,7 +30,7 @@ from qivrora_spider.demo.site import build_demo_site
 from qivrora_spider.demo.site_server import Route, SiteServer, html_page
 from qivrora_spider.distributed.extensions import SharedAuditExtension
 from qivrora_spider.distributed import shared
-from qivrora_spider.distributed.scheduler import request_dict
+from qivrora_spider.distributed.scheduler import SharedScheduler, request_dict
 from qivrora_spider.distributed.shared import (
     AUDIT,
     DONE,
@@ -43,7 +44,7 @@ from qivrora_spider.distributed.shared import (
 from qivrora_spider.facts import CrawlInfo, Page, fact_line
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
-from .conftest import ROOT
+from .conftest import ROOT, project_settings
 from .fixture_sites import url_entry, urlset
 
 FAST = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "QIVRORA_STATE="]
@@ -265,6 +266,36 @@ def test_an_exchange_hands_a_worker_the_urls_the_others_asked_for_since_its_last
         assert b.exchange().asked == ["https://a.example/14/", "https://a.example/20/"], (
             "a worker with more to read than it may reads its own among them"
         )
+
+
+def test_a_worker_asks_for_no_url_another_worker_has_queued(redis_url):
+    """The scheduler hands the URLs of an exchange to its spider, which claims them: no request for
+    them reaches the shared filter, and no status is noted pending for them."""
+
+    def worker() -> tuple[HreflangSpider, SharedScheduler]:
+        crawler = AsyncCrawlerRunner(project_settings(
+            ADDONS={"qivrora_spider.distributed.DistributedCrawl": 0}, REDIS_URL=redis_url, QIVRORA_CRAWL_KEY="handed",
+        )).create_crawler(HreflangSpider)
+        crawler.spider = crawler._create_spider(start="https://a.example/")
+        crawler._apply_settings()
+        crawler.engine = crawler._create_engine()  # built, not started: the scheduler sets its heartbeat
+        scheduler = SharedScheduler.from_crawler(crawler)
+        scheduler.open(crawler.spider)
+        scheduler.join()
+        return crawler.spider, scheduler  # type: ignore[return-value]
+
+    (first, first_scheduler), (second, second_scheduler) = worker(), worker()
+    try:
+        for request in first.document("https://a.example/en/", depth=1):
+            first_scheduler.enqueue_request(request)
+        first_scheduler.exchange(0)
+        assert list(second.document("https://a.example/de/", depth=1)), "a URL nobody asked for"
+        second_scheduler.exchange(0)
+        assert not list(second.document("https://a.example/en/", depth=1)), "the first worker queued it"
+        assert first.memory.seen == {"https://a.example/en/"}, "not handed back its own"
+    finally:
+        for scheduler in (first_scheduler, second_scheduler):
+            scheduler.shared.close(CrawlInfo(started=""))
 
 
 def test_the_auditor_keeping_a_state_warns_of_pages_fetched_by_workers_without_fingerprints(tmp_path, caplog):
