@@ -262,7 +262,8 @@ class SharedCrawl:
         #: Fact lines and URLs whose status is wanted, not yet stored (``store``).
         self._facts: list[bytes] = []
         self._pending: list[str] = []
-        #: Where this worker's facts are in the crawl's list: ranges of places, start included.
+        #: Where the reader's own facts are in the crawl's list, which it keeps and need not read back:
+        #: ranges of places, start included. Empty in the other workers, which keep no facts.
         self._own: list[tuple[int, int]] = []
         #: The length of the crawl's list at this worker's last exchange; the places up to which it
         #: has read the facts it lacks, and how many those were.
@@ -354,7 +355,7 @@ class SharedCrawl:
         self.store()
         line = fact_line(crawl) if crawl is not None else b""
         keys = ("workers", "busy", "facts", "finished", "audited", *FRONTIER)
-        held = self._read_count + (sum(end - start for start, end in self._own) if self.reader else 0)
+        held = self._read_count + sum(end - start for start, end in self._own)
         outcome, gone = self._run("leave", keys, self.timeout, line, why, held)
         self._count_out(gone)
         return outcome.decode()  # type: ignore[no-any-return]
@@ -373,7 +374,7 @@ class SharedCrawl:
             args += queued
         keys = ("facts", "pending", "dupefilter", "requests", "busy", "asked")
         taken, seen, self._listed, urls, self._asked_read = self._run("exchange", keys, *args)
-        if self._facts:
+        if self._facts and self.reader:
             self._note_own(self._listed - len(self._facts), self._listed)
         self._facts.clear()
         self._pending.clear()
@@ -444,8 +445,7 @@ class SharedCrawl:
         All there are, or those its last exchange saw listed (no round trip to learn the length)."""
         start, end = self._read, self._listed if listed else self.server.llen(self.key("facts"))
         self._read = end
-        skip = self._own if self.reader else ()
-        for fact in stored_facts(self.server, self.name, skip=skip, start=start, end=end):
+        for fact in stored_facts(self.server, self.name, skip=self._own, start=start, end=end):
             self._read_count += 1
             yield fact
 
