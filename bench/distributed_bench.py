@@ -104,10 +104,14 @@ class Crawl:
     idle_core_seconds: float
 
     @property
+    def shared(self) -> bool:
+        """Its processes were workers of one crawl in Redis."""
+        return processes_of(self.mode)[1]
+
+    @property
     def copies(self) -> int:
         """How many times the site was crawled: once, but by each process of an ``Nx`` mode."""
-        count, shared = processes_of(self.mode)
-        return 1 if shared else count
+        return 1 if self.shared else len(self.workers)
 
     def pages_per_second(self, pages: int) -> float:
         return pages * self.copies / self.seconds
@@ -225,9 +229,8 @@ def report(crawls: list[Crawl], pages: int) -> list[str]:
         "|---:|---|---:|---:|---:|---|---|---|---:|---:|---:|---|---:|",
     ]
     for number, done in enumerate(crawls, 1):
-        shared = processes_of(done.mode)[1]
         each = ", ".join(
-            f"{int(w.stats.get('response_received_count', 0)):,}{' (audited)' if w.audited and shared else ''}"
+            f"{int(w.stats.get('response_received_count', 0)):,}{' (audited)' if w.audited and done.shared else ''}"
             for w in done.workers
         )
         lines.append(table_row(
@@ -235,19 +238,19 @@ def report(crawls: list[Crawl], pages: int) -> list[str]:
             ", ".join(f"{w.peak_rss_mib:.0f}" for w in done.workers),
             ", ".join(f"{w.cpu_seconds:.1f}" for w in done.workers), f"{done.redis_cpu_seconds:.1f}",
             f"{done.idle_core_seconds:.1f}",
-            f"{done.redis_commands.total() / done.responses:.1f}" if shared else "—",
+            f"{done.redis_commands.total() / done.responses:.1f}" if done.shared else "—",
             # Independent crawls fetch every URL once each: only a shared crawl's repeats are duplicates.
             f"{done.duplicates['GET']}, {done.duplicates['HEAD']}" if done.copies == 1 else "—", done.findings,
         ))
     lines.append("")
     for number, done in enumerate(crawls, 1):
         lines.append(f"Run {number} ({done.mode}), seconds from the start: " + "; ".join(
-            f"worker {index}{' (audited)' if w.audited and processes_of(done.mode)[1] else ''}: "
+            f"worker {index}{' (audited)' if w.audited and done.shared else ''}: "
             + ", ".join(f"{name} {at:.1f}" for name, at in w.timeline.items())
             for index, w in enumerate(done.workers)
         ))
     for number, done in enumerate(crawls, 1):
-        if processes_of(done.mode)[1]:
+        if done.shared:
             lines.append(f"\nRun {number}, Redis commands per response (scripts' own calls included): " + ", ".join(
                 f"{name} {calls / done.responses:.2f}" for name, calls in done.redis_commands.most_common()
                 if name not in ("flushall", "config|resetstat", "info")
