@@ -269,8 +269,8 @@ def test_an_exchange_hands_a_worker_the_urls_the_others_asked_for_since_its_last
 
 
 def test_a_worker_asks_for_no_url_another_worker_has_queued(redis_url):
-    """The scheduler hands the URLs of an exchange to its spider, which claims them: no request for
-    them reaches the shared filter, and no status is noted pending for them."""
+    """The scheduler hands the URLs of an exchange to its spider, which claims them: it builds no
+    request for them, so none reaches the shared filter."""
 
     def worker() -> tuple[HreflangSpider, SharedScheduler]:
         crawler = AsyncCrawlerRunner(project_settings(
