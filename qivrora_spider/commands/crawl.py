@@ -13,6 +13,7 @@ from scrapy.commands.crawl import Command as ScrapyCrawl
 
 from ..extensions.audit import audit_settings
 from ..findings import at_or_above, fail_on_level
+from ..outcome import FINDINGS_FAILED, USAGE_ERROR, recorded
 from ..rendering import render_problem
 from ..spiders.arguments import parse_arguments
 from ..state.history import CrawlHistory
@@ -22,11 +23,6 @@ if TYPE_CHECKING:
 
     from scrapy import Spider
     from scrapy.crawler import Crawler
-
-#: Exit status when the arguments or settings are wrong (as argparse uses).
-USAGE_ERROR = 2
-#: Exit status when findings at or above QIVRORA_FAIL_ON exist.
-FINDINGS_FAILED = 1
 
 
 def fail_on(settings: object) -> str | None:
@@ -56,9 +52,15 @@ class Command(ScrapyCrawl):
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         super().run(args, opts)
-        if self.exitcode or self._fail_on is None or self._crawler is None:
+        if self.exitcode or self._crawler is None:
             return
         stats = self._crawler.stats.get_stats()
+        status = recorded(stats)
+        if status is not None:
+            self.exitcode = status
+            return
+        if self._fail_on is None:
+            return
         if any(stats.get(f"qivrora/findings/{severity}", 0) for severity in at_or_above(self._fail_on)):
             self.exitcode = FINDINGS_FAILED
 

@@ -25,7 +25,8 @@ from ..extensions.audit import audit_settings, summary
 from ..facts import read_facts
 from ..feeds.exporters import JUnitExporter, write_items
 from ..findings import at_or_above
-from .crawl import FINDINGS_FAILED, USAGE_ERROR, fail_on
+from ..outcome import FINDINGS_FAILED, USAGE_ERROR
+from .crawl import fail_on
 
 if TYPE_CHECKING:
     import argparse
