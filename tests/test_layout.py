@@ -23,7 +23,7 @@ PACKAGE = ROOT / "qivrora_spider"
 
 #: Lowest first. A module may import from its own layer and the layers below it.
 LAYERS = [
-    {"facts", "findings", "extract", "deprecated_paths"},  # the items, and the pure readers that build them
+    {"facts", "findings", "outcome", "extract", "deprecated_paths"},  # the items, how a run ended, the pure readers
     {"audit"},  # facts -> findings, pure
     {"report", "catalogue"},  # findings -> what people read, pure
     {"feeds"},  # findings and facts -> files (Scrapy's exporters and storages)
