@@ -28,7 +28,7 @@ MOVED = {
         "sitemap_parse": "extract.sitemap_parse",
         "page_facts": "extract.page_facts",
         "sitemap_facts": "extract.sitemap_facts",
-        "fact_store": "audit.fact_store",
+        "fact_store": "audit.core.fact_store",
         "changes": "state.changes",
         "history": "state.history",
         "jobdir": "state.jobdir",

@@ -56,7 +56,7 @@ def test_extract_and_audit_import_neither_scrapy_nor_twisted():
     run = subprocess.run([sys.executable, "-c", BLOCKER], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     imported = set(run.stdout.split())
-    assert {"qivrora_spider.extract.html_extract", "qivrora_spider.audit.cluster_graph"} <= imported
+    assert {"qivrora_spider.extract.html_extract", "qivrora_spider.audit.core.cluster_graph"} <= imported
 
 
 def _layer(path: Path) -> int:

@@ -349,7 +349,7 @@ def test_ctrl_c_closes_the_browser(tmp_path):
 @pytest_twisted.ensureDeferred
 async def test_the_report_matrix_marks_annotations_that_exist_only_after_rendering(render_site):
     from qivrora_spider.audit import AuditContext
-    from qivrora_spider.audit.fact_store import FactStore
+    from qivrora_spider.audit.core.fact_store import FactStore
     from qivrora_spider.report import render_report
 
     result = await rendered(render_site)

@@ -20,7 +20,7 @@ from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.job import job_dir
 
 from ..audit import AuditContext, audit, resolve_settings
-from ..audit.fact_store import FactStore
+from ..audit.core.fact_store import FactStore
 from ..facts import FACT_TYPES
 from ..findings import SEVERITY_RANK, Finding
 from ..signals import audit_items, crawl_settling

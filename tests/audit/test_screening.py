@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qivrora_spider.audit import AuditContext, markup
-from qivrora_spider.audit.fact_store import FactStore
+from qivrora_spider.audit import AuditContext
+from qivrora_spider.audit.checks import markup
+from qivrora_spider.audit.core.fact_store import FactStore
 
 from .builders import CrawlInfo, ann, entry, page, run
 

@@ -17,11 +17,11 @@ from collections import defaultdict
 from http import HTTPStatus
 from typing import Callable, Iterator
 
-from ..extract.urls import origin
-from ..facts import Annotation, Page
-from .context import MAX_CHAIN, AuditContext, per_audit, places
+from ...extract.urls import origin
+from ...facts import Annotation, Page
+from ..core.context import MAX_CHAIN, AuditContext, per_audit, places
+from ..core.registry import Hit, check
 from .pages import variant_self_references
-from .registry import Hit, check
 
 #: Page.error / TargetStatus.error kinds, as a message says them.
 _ERRORS = {

@@ -20,18 +20,18 @@ from datetime import date, datetime, timedelta, timezone
 from typing import Iterator
 from urllib.parse import urlsplit
 
-from ..extract.sitemap_parse import (
+from ...extract.sitemap_parse import (
     MAX_SITEMAP_BYTES,
     MAX_SITEMAP_URLS,
     NOT_A_SITEMAP,
     SITEMAP_NS,
     parse_w3c_datetime,
 )
-from ..extract.urls import normalised_origin, origin
-from ..facts import Page, SitemapEntry, SitemapFile
-from .context import AuditContext, per_audit
+from ...extract.urls import normalised_origin, origin
+from ...facts import Page, SitemapEntry, SitemapFile
+from ..core.context import AuditContext, per_audit
+from ..core.registry import Hit, check
 from .markup import name_list
-from .registry import Hit, check
 from .targets import _ERRORS, answers, redirect_story
 
 #: SM009: the share of a sitemap's dated entries that one date may not reach, and the least entries.

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterator
 
-from ..extract.hreflang_values import canonical_hreflang, primary_language
-from ..facts import Annotation
-from .cluster_graph import ClusterGraph, self_variants
-from .context import AuditContext, per_audit
+from ...extract.hreflang_values import canonical_hreflang, primary_language
+from ...facts import Annotation
+from ..core.cluster_graph import ClusterGraph, self_variants
+from ..core.context import AuditContext, per_audit
+from ..core.registry import Hit, check
 from .markup import (
     X_DEFAULT,
     code,
@@ -24,7 +25,6 @@ from .markup import (
     suggested_element,
     x_default_declarers,
 )
-from .registry import Hit, check
 
 SOURCE_ORDER = ("html", "header", "sitemap")
 

@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterator
 
-from ..extract.hreflang_values import canonical_hreflang, primary_language
-from ..extract.urls import InvalidURL, normalised_origin, variant_key
-from .cluster_graph import ClusterGraph
-from .context import AuditContext, per_audit
+from ...extract.hreflang_values import canonical_hreflang, primary_language
+from ...extract.urls import InvalidURL, normalised_origin, variant_key
+from ..core.cluster_graph import ClusterGraph
+from ..core.context import AuditContext, per_audit
+from ..core.registry import Hit, check
 from .markup import X_DEFAULT, code, may_stand, name_list, suggested_element
 from .pages import annotations_for, ignored_annotation_for, own_value, page_source, written_value
-from .registry import Hit, check
 
 _LIMITS = {
     "max_pages": "the crawl reached its request limit (`-a max_pages`) before examining it",

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from itertools import chain
 from typing import Iterable, Iterator
 
-from ..extract.hreflang_values import canonical_hreflang, check_hreflang
-from ..extract.urls import HrefKind, InvalidURL, classify_href, href_problem, normalize_url
-from ..facts import Annotation, IgnoredAnnotation, Page
-from .context import AuditContext, per_audit
-from .registry import Hit, check
+from ...extract.hreflang_values import canonical_hreflang, check_hreflang
+from ...extract.urls import HrefKind, InvalidURL, classify_href, href_problem, normalize_url
+from ...facts import Annotation, IgnoredAnnotation, Page
+from ..core.context import AuditContext, per_audit
+from ..core.registry import Hit, check
 
 X_DEFAULT = "x-default"
 
