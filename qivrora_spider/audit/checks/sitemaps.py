@@ -31,8 +31,8 @@ from ...extract.urls import normalised_origin, origin
 from ...facts import Page, SitemapEntry, SitemapFile
 from ..core.context import AuditContext, per_audit
 from ..core.registry import Hit, check
-from .markup import name_list
-from .targets import _ERRORS, answers, redirect_story
+from ..core.statuses import redirect_story
+from ..core.wording import ERRORS, answers, name_list
 
 #: SM009: the share of a sitemap's dated entries that one date may not reach, and the least entries.
 BULK_SHARE = 0.9
@@ -283,7 +283,7 @@ def _unreadable(sitemap: SitemapFile) -> tuple[list[str], str] | None:
         what = "points at an internal address, which the crawl does not fetch and search engines cannot reach"
         return [what], "serve it from a public host"
     if sitemap.error:
-        reason = _ERRORS.get(sitemap.error, "the download failed")
+        reason = ERRORS.get(sitemap.error, "the download failed")
         fix = "make it answer 200 at this URL, or list it where it does"
         return [f"cannot be fetched because {reason}"], fix
     status = sitemap.status

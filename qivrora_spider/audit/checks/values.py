@@ -13,7 +13,8 @@ from typing import Iterator
 from ...extract.hreflang_values import check_hreflang
 from ..core.context import AuditContext, per_audit
 from ..core.registry import Hit, check
-from .markup import code, resolve, source_groups
+from ..core.wording import code
+from ..core.written import resolve, source_groups
 
 
 @per_audit

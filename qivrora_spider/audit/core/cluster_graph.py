@@ -24,9 +24,9 @@ from typing import Iterator
 import networkx as nx
 
 from ...extract.urls import variant_key
-from ..checks.markup import is_lister, may_stand
 from .context import AuditContext
 from .site_index import Declared
+from .statuses import is_lister, may_stand
 
 _NONE: Declared = {}
 
