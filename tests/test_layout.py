@@ -108,6 +108,23 @@ def test_no_import_runs_from_a_lower_layer_up_to_a_higher_one():
     assert upward == []
 
 
+def test_a_check_family_imports_only_the_core():
+    """A family is read, changed or removed in its own file: it imports no other family, and the core
+    imports no family (the runner, ``audit/__init__.py``, is the one place that knows them all)."""
+    checks = PACKAGE / "audit" / "checks"
+    families = {path.stem for path in checks.glob("*.py")} - {"__init__"}
+    crossing = []
+    for path in sorted([*checks.glob("*.py"), *(PACKAGE / "audit" / "core").glob("*.py")]):
+        if path.name == "__init__.py":
+            continue
+        for line, module in _runtime_imports(path):
+            imported = module.removeprefix("qivrora_spider.audit.checks.").split(".")[0]
+            if module.startswith("qivrora_spider.audit.checks.") and imported in families:
+                crossing.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert families >= {"markup", "sitemaps", "clusters"}
+    assert crossing == []
+
+
 @pytest.mark.parametrize("old", sorted(MOVED))
 def test_an_old_module_path_still_imports_with_a_warning(old):
     sys.modules.pop(old, None)
