@@ -5,14 +5,16 @@ from __future__ import annotations
 import dataclasses
 import time
 from hashlib import blake2b
+from html.parser import HTMLParser
 
 import html5lib
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qivrora_spider.extract import html_extract
-from qivrora_spider.extract.html_extract import MAIN_TEXT_LIMIT, HtmlCanonical, extract_html
+from qivrora_spider.extract import fingerprint, html_extract
+from qivrora_spider.extract.html_extract import HtmlCanonical, extract_html
+from qivrora_spider.extract.main_text import MAIN_TEXT_LIMIT
 
 LINK_DE = '<link rel="alternate" hreflang="de" href="https://example.com/de/">'
 LINK_EN = '<link rel="alternate" hreflang="en" href="https://example.com/en/">'
@@ -411,8 +413,8 @@ def test_fingerprint_is_stable_across_versions() -> None:
 def test_fingerprint_hashes_big_texts_window_by_window_as_in_one_piece(parts: list[str], window: int) -> None:
     text = " ".join(parts)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(html_extract, "_WINDOW", window)
-        windowed = html_extract._fingerprint(parts)
+        patch.setattr(fingerprint, "_WINDOW", window)
+        windowed = fingerprint.text_fingerprint(parts)
     assert windowed == blake2b(" ".join(text.split()).encode(), digest_size=16).hexdigest()
 
 
@@ -518,9 +520,9 @@ def test_head_text_and_titles_are_not_main_text():
 class _EagerLines(html_extract._Extractor):
     """The extractor with html.parser's own position keeping: the newlines of every token counted."""
 
-    updatepos = html_extract.HTMLParser.updatepos
-    getpos = html_extract.HTMLParser.getpos
-    goahead = html_extract.HTMLParser.goahead
+    updatepos = HTMLParser.updatepos
+    getpos = HTMLParser.getpos
+    goahead = HTMLParser.goahead
 
 
 _PIECES = st.sampled_from([
@@ -590,9 +592,9 @@ class _Recorder(html_extract._Extractor):
 class _HtmlParserRecorder(_Recorder):
     """The same, tokenized by html.parser alone, its positions kept token by token."""
 
-    updatepos = html_extract.HTMLParser.updatepos
-    getpos = html_extract.HTMLParser.getpos
-    goahead = html_extract.HTMLParser.goahead
+    updatepos = HTMLParser.updatepos
+    getpos = HTMLParser.getpos
+    goahead = HTMLParser.goahead
 
 
 _TAG_PIECES = st.sampled_from([
