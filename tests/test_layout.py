@@ -10,12 +10,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-import warnings
 from pathlib import Path
-
-import pytest
-
-from qivrora_spider.deprecated_paths import MOVED, QivroraDeprecationWarning
 
 from .conftest import ROOT
 
@@ -24,7 +19,7 @@ PACKAGE = ROOT / "qivrora_spider"
 #: Lowest first. A module may import from its own layer and the layers below it.
 LAYERS = [
     # the items, how a run ended, the pure readers; what we rely on of the libraries under us
-    {"facts", "findings", "outcome", "extract", "compat", "deprecated_paths"},
+    {"facts", "findings", "outcome", "extract", "compat"},
     {"audit"},  # facts -> findings, pure
     {"report", "catalogue"},  # findings -> what people read, pure
     {"feeds"},  # findings and facts -> files (Scrapy's exporters and storages)
@@ -125,28 +120,3 @@ def test_a_check_family_imports_only_the_core():
     assert families >= {"markup", "sitemaps", "clusters"}
     assert crossing == []
 
-
-@pytest.mark.parametrize("old", sorted(MOVED))
-def test_an_old_module_path_still_imports_with_a_warning(old):
-    sys.modules.pop(old, None)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        module = __import__(old, fromlist=["*"])
-    assert module is sys.modules[MOVED[old]]
-    assert [str(w.message) for w in caught if w.category is QivroraDeprecationWarning] == [
-        f"{old} has moved to {MOVED[old]}; the old path goes in the next release"
-    ]
-
-
-@pytest.mark.parametrize(
-    "old, new",
-    [
-        ("qivrora_spider.extensions.AuditExtension", "qivrora_spider.extensions.audit.AuditExtension"),
-        ("qivrora_spider.state.StateStore", "qivrora_spider.state.store.StateStore"),
-    ],
-)
-def test_a_class_of_a_module_that_became_a_package_still_loads_with_a_warning(old, new):
-    from scrapy.utils.misc import load_object
-
-    with pytest.warns(QivroraDeprecationWarning, match=f"{old} has moved to {new}"):
-        assert load_object(old) is load_object(new)
