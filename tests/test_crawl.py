@@ -65,7 +65,7 @@ def test_stats_are_counted_as_scrapy_counts_them_without_its_per_lookup_hook():
     from scrapy.statscollectors import MemoryStatsCollector
     from scrapy.utils.test import get_crawler
 
-    from qivrora_spider.extensions.statscollector import DirectStatsCollector
+    from qivrora_spider.compat.scrapy import DirectStatsCollector
 
     stats = get_crawler(HreflangSpider, project_settings()).stats
     assert type(stats) is DirectStatsCollector

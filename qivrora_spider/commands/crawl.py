@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawl
 
+from ..compat.scrapy import KeepsCrawler
 from ..extensions.audit import audit_settings
 from ..findings import at_or_above, fail_on_level
 from ..outcome import FINDINGS_FAILED, USAGE_ERROR, recorded
@@ -21,16 +22,12 @@ from ..state.history import CrawlHistory
 if TYPE_CHECKING:
     import argparse
 
-    from scrapy import Spider
-    from scrapy.crawler import Crawler
-
 
 def fail_on(settings: object) -> str | None:
     return fail_on_level(settings.get("QIVRORA_FAIL_ON"))  # type: ignore[attr-defined]
 
 
-class Command(ScrapyCrawl):
-    _crawler: Crawler | None = None
+class Command(KeepsCrawler, ScrapyCrawl):
     _fail_on: str | None = None
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -63,7 +60,3 @@ class Command(ScrapyCrawl):
             return
         if any(stats.get(f"qivrora/findings/{severity}", 0) for severity in at_or_above(self._fail_on)):
             self.exitcode = FINDINGS_FAILED
-
-    def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
-        self._crawler = super()._create_crawler(spidercls)
-        return self._crawler

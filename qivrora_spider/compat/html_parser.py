@@ -1,7 +1,24 @@
 """Python's ``html.parser``, tokenizing as an HTML5 tokenizer does, faster and in linear time.
 
-``HtmlTokenizer`` is an ``HTMLParser`` whose reading loop (``goahead``) is a fork of 3.11's: it reads
-plain tags with one regex match and hands every other construct to html.parser's own methods.
+Entry: ``HtmlTokenizer``
+    Relies on: ``HTMLParser.goahead`` of Python 3.11 with ``convert_charrefs`` (forked here: plain tags
+    are read with one regex match, every other construct by html.parser's own ``parse_starttag``,
+    ``parse_endtag``, ``parse_comment``, ``parse_pi``, ``parse_html_declaration`` and
+    ``parse_bogus_comment``), its ``rawdata``, ``cdata_elem``, ``interesting``, ``set_cdata_mode`` and
+    ``clear_cdata_mode``, ``ParserBase.updatepos`` and ``getpos``, and the module's ``starttagopen``.
+    Tested with: CPython 3.11.7.
+    Test: tests/test_compat.py::test_html_parser_reading_loop_is_the_one_forked, and token by token
+    tests/test_html_extract.py::test_tokens_are_html_parsers.
+    Remove when: html.parser reads a plain tag at the speed of one regex match and ``close`` is linear
+    (3.11's re-scans every unterminated construct to the end: CVE-2025-6069); then ``_Extractor``
+    subclasses ``HTMLParser`` again.
+
+Upstream, as it would be reported to CPython (the quadratic close is CVE-2025-6069; the per-tag cost is
+a design, not a bug):
+
+    parser = HTMLParser(); parser.feed("<a " * 30_000); parser.close()
+
+    Expected: linear time. Actual on 3.11.7: quadratic (100 KB of ``<a `` takes about a minute).
 """
 
 from __future__ import annotations
@@ -47,7 +64,7 @@ class HtmlTokenizer(HTMLParser):
             self.handle_data(unescape(rest))
 
     # -- positions --
-    # html.parser counts the newlines of every token it passes (about 7 % of the extraction), while
+    # html.parser counts the newlines of every token it passes, while
     # only annotations, ignored elements and the end of the head need a line: lines are counted when
     # one is asked for, up to where the parser is then, by html.parser's own updatepos.
 
@@ -71,8 +88,7 @@ class HtmlTokenizer(HTMLParser):
     # (``_PLAIN_TAG``) are read here with one match each and handed to the same handlers with the
     # same arguments; everything else goes to html.parser's own methods, so the tokens, and so every
     # fact, are html.parser's (a Hypothesis test compares the two token by token). The loop is one
-    # function because it runs for every token: a call per tag cost 8 % of the extraction.
-    # Measured on the benchmark's 5 KB pages: 770 -> 450 µs a page (bench/RESULTS.md).
+    # function because it runs for every token, where a call per tag shows in the profile.
 
     def goahead(self, end: bool) -> None:
         """html.parser's ``goahead`` (3.11, ``convert_charrefs``), plain tags read in one match."""

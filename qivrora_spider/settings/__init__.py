@@ -31,9 +31,9 @@ AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
 CONCURRENT_ITEMS = 1
 #: Scrapy's "Crawled" and "Scraped from" lines only where a handler keeps DEBUG: each builds a log record
 #: even when the level drops it (bench/ceiling-notes.md).
-LOG_FORMATTER = "qivrora_spider.extensions.logformatter.QuietLogFormatter"
+LOG_FORMATTER = "qivrora_spider.compat.scrapy.QuietLogFormatter"
 #: Scrapy's stats collector without its per-lookup deprecation hook: 2.7 -> 0.2 µs a stats call.
-STATS_CLASS = "qivrora_spider.extensions.statscollector.DirectStatsCollector"
+STATS_CLASS = "qivrora_spider.compat.scrapy.DirectStatsCollector"
 
 # Faults: a dead alternate is a finding (HL404), not a reason to wait three minutes.
 DOWNLOAD_TIMEOUT = 20
@@ -45,7 +45,7 @@ DOWNLOAD_WARNSIZE = 0
 
 #: Scrapy's HTTP/1.1 handler, with a connection pool that never reuses a connection it is closing: a
 #: stopped download closes its connection, and Twisted's pool could hand it to the next request, which
-#: the server then received twice (qivrora_spider/download_handlers.py). -a render=1 routes both
+#: the server then received twice (qivrora_spider/compat/twisted.py). -a render=1 routes both
 #: schemes through the rendering handler, which uses the same pool.
 DOWNLOAD_HANDLERS = {
     "http": "qivrora_spider.download_handlers.HTTP11DownloadHandler",
@@ -72,7 +72,7 @@ DOWNLOADER_MIDDLEWARES = {
 ITEM_PIPELINES = {
     "qivrora_spider.pipelines.StatusPipeline": 100,
 }
-lazy_remote_control = "qivrora_spider.extensions.remote_control.LazyRemoteControl"
+lazy_remote_control = "qivrora_spider.compat.scrapy.LazyRemoteControl"
 #: Scrapy's own, but its remote control (off, below) is imported only when turned on: its module imports
 #: aiohttp. In the base dict because Scrapy imports every key of EXTENSIONS, None-valued ones too.
 EXTENSIONS_BASE = {
