@@ -112,6 +112,9 @@ FEED_STORAGES = {
 QIVRORA_SEVERITY: dict[str, str] = {}
 #: Checks to skip, e.g. -s QIVRORA_DISABLE=HL203,SM002.
 QIVRORA_DISABLE: list[str] = []
+#: The lowest severity that fails the run (exit status 1) and a JUnit test case: error, warning or notice;
+#: "" fails on none (the JUnit report then fails on errors and warnings).
+QIVRORA_FAIL_ON = ""
 #: Path of report.html, written right after the audit (also by `scrapy hreflang-report`); "" writes none.
 #: One self-contained page for people: summary, a matrix and a picture per cluster, fixes, findings.
 QIVRORA_REPORT = ""
@@ -122,6 +125,9 @@ QIVRORA_PROGRESS_INTERVAL = 10.0
 #: The crawl state (SQLite): what earlier crawls of each site saw, for SM010/SM011 and the findings'
 #: `change` column (new, persisting); relative to the working directory; "" keeps no state.
 QIVRORA_STATE = ".qivrora/state.sqlite"
+#: Keep each page's content fingerprint even where nothing of the crawl compares it (a pipeline of your
+#: own); the state, a facts feed and JOBDIR keep it regardless.
+QIVRORA_FINGERPRINTS = False
 #: Where to write the findings resolved since the previous crawl (.csv, .jsonl or .json); "": nowhere.
 QIVRORA_RESOLVED = ""
 #: Where to write the clusters changed since the previous crawl, one JSON line each; "": nowhere.
