@@ -47,7 +47,7 @@ def text_fingerprint(parts: list[str]) -> str:
     for volatile in _VOLATILE:
         text = volatile.sub("", text)
     # The hash of `" ".join(text.split())`, computed window by window: splitting a 15 MB page at
-    # once makes a list of every word (160 MB). A space owed at a window's end is written before
+    # once makes a list of every word, ten times the page's size. A space owed at a window's end is written before
     # the next word, so a run of whitespace across windows is one space, as in the one-shot form.
     digest = blake2b(digest_size=16)
     owed = started = False

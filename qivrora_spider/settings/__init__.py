@@ -27,12 +27,12 @@ AUTOTHROTTLE_MAX_DELAY = 10.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
 
 #: Our pipelines are synchronous: Scrapy's default of 100 concurrent items only starts 101 asyncio
-#: tasks per response (35% of the crawl's time in bench/RESULTS.md), and one keeps findings in order.
+#: tasks per response, and one keeps findings in order.
 CONCURRENT_ITEMS = 1
 #: Scrapy's "Crawled" and "Scraped from" lines only where a handler keeps DEBUG: each builds a log record
-#: even when the level drops it (bench/ceiling-notes.md).
+#: even when the level drops it (qivrora_spider/compat/scrapy.py).
 LOG_FORMATTER = "qivrora_spider.compat.scrapy.QuietLogFormatter"
-#: Scrapy's stats collector without its per-lookup deprecation hook: 2.7 -> 0.2 µs a stats call.
+#: Scrapy's stats collector without its per-lookup deprecation hook (qivrora_spider/compat/scrapy.py).
 STATS_CLASS = "qivrora_spider.compat.scrapy.DirectStatsCollector"
 
 # Faults: a dead alternate is a finding (HL404), not a reason to wait three minutes.
@@ -165,6 +165,6 @@ REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = "INFO"
 # Scrapy parses the source of a generator callback with `ast` to warn of a `return value` in it, and
 # caches the answer by bound method: a method bound anew for each request misses the cache, so each
-# response cost a parse (2 % of a crawl). No callback of ours returns a value (tests/test_crawl.py).
+# response cost a parse. No callback of ours returns a value (tests/test_crawl.py).
 WARN_ON_GENERATOR_RETURN_VALUE = False
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"
