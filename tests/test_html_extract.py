@@ -419,6 +419,24 @@ def test_fingerprint_hashes_big_texts_window_by_window_as_in_one_piece(parts: li
     assert windowed == blake2b(" ".join(text.split()).encode(), digest_size=16).hexdigest()
 
 
+_VOLATILE_PIECES = st.sampled_from([
+    "0123456789abcdef", "deadbeefdeadbeef0", "x0123456789abcdef", "2024-05-01", "2024-05-01T09:30:00+02:00",
+    "12:30:45", "9:30:45.5", "1700000000", "1700000000123", "٣٣٣٣-٣٣-٣٣", "é", "\ud800", "-", ":", " ",
+    "1", "a", "Z", "f", "\n",
+])
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_VOLATILE_PIECES, max_size=30))
+def test_volatile_parts_are_removed_as_the_patterns_alone_remove_them(pieces: list[str]) -> None:
+    """The quick test of whether a pattern can match skips only searches that would find nothing."""
+    text = "".join(pieces)
+    expected = text
+    for volatile in fingerprint._VOLATILE:
+        expected = volatile.sub("", expected)
+    assert fingerprint.without_volatile(text) == expected
+
+
 def test_fingerprint_is_hex_of_128_bits() -> None:
     fingerprint = extract_html("<p>x").fingerprint
     assert len(fingerprint) == 32 and int(fingerprint, 16) >= 0

@@ -25,6 +25,17 @@ _VOLATILE = (
         re.ASCII | re.VERBOSE,
     ),
 )
+# Whether each pattern can match at all, asked of the text's UTF-8 bytes mapped in C (bytes.translate):
+# a pattern's search tries nearly every position of a page, and most pages hold no build id, date or
+# clock time. A match of the first needs 16 hex digits in a row; of the second, the shape of a date
+# (`dddd-dd-dd`), a clock time (`d:dd:dd`) or a timestamp (10 digits). Bytes of other characters are
+# never ASCII, so they map to the blank.
+_HEX_MASK = bytes(ord("x") if byte in b"0123456789abcdefABCDEF" else ord(" ") for byte in range(256))
+_HEX_RUN = b"x" * 16
+_DIGIT_MASK = bytes(
+    ord("d") if byte in b"0123456789" else byte if byte in b"-:" else ord(" ") for byte in range(256)
+)
+_DIGIT_SHAPES = (b"dddd-dd-dd", b"d:dd:dd", b"d" * 10)
 
 
 def is_secret_field(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
@@ -42,13 +53,24 @@ def is_secret_field(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
 _WINDOW = 256 * 1024
 
 
+def without_volatile(text: str) -> str:
+    """`text` without what _VOLATILE matches, each pattern applied in turn where it can match."""
+    encoded = text.encode("utf-8", "surrogatepass")
+    if _HEX_RUN in encoded.translate(_HEX_MASK):
+        text = _VOLATILE[0].sub("", text)
+        encoded = text.encode("utf-8", "surrogatepass")
+    digits = encoded.translate(_DIGIT_MASK)
+    if any(shape in digits for shape in _DIGIT_SHAPES):
+        text = _VOLATILE[1].sub("", text)
+    return text
+
+
 def text_fingerprint(parts: list[str]) -> str:
-    text = " ".join(parts)
-    for volatile in _VOLATILE:
-        text = volatile.sub("", text)
+    text = without_volatile(" ".join(parts))
     # The hash of `" ".join(text.split())`, computed window by window: splitting a 15 MB page at
-    # once makes a list of every word, ten times the page's size. A space owed at a window's end is written before
-    # the next word, so a run of whitespace across windows is one space, as in the one-shot form.
+    # once makes a list of every word, ten times the page's size. A space owed at a window's end is
+    # written before the next word, so a run of whitespace across windows is one space, as in the
+    # one-shot form.
     digest = blake2b(digest_size=16)
     owed = started = False
     for start in range(0, len(text), _WINDOW):
