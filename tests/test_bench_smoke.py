@@ -15,6 +15,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow  # crawls with every benchmark crawler
 @pytest.mark.timeout(120)
 def test_quick_benchmark_reports_every_crawler_and_the_audit(tmp_path: Path) -> None:
     output = tmp_path / "results.md"

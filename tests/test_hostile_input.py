@@ -340,6 +340,7 @@ async def test_page_with_10000_hreflang_links(site, caplog):
     assert measured.python_peak is not None and measured.python_peak < 100 * MB
 
 
+@pytest.mark.slow  # crawls 20 MB
 @pytest_twisted.ensureDeferred
 async def test_page_of_20_mb_is_read_up_to_15_mb_and_says_so(site, caplog):
     a = site.url

@@ -56,6 +56,7 @@ def hreflang_values(count: int) -> list[str]:
     return [value for value in pairs if check_hreflang(value) is None][:count]
 
 
+@pytest.mark.slow  # a crawl of 10,000 alternates at the shipped politeness
 @pytest_twisted.ensureDeferred
 async def test_max_pages_ends_a_crawl_of_10000_alternates_after_its_requests_at_the_shipped_politeness(
     site, caplog

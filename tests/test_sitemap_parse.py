@@ -348,6 +348,7 @@ def test_sitemap_of_60_mb_of_whitespace_is_too_large_not_invalid(pack: Callable[
     assert result.errors == []  # too large is SM003, the caller's to report; not an XML error
 
 
+@pytest.mark.slow  # reads 51 MB
 def test_sitemap_of_51_mb_of_entries_is_read_up_to_the_limit() -> None:
     # An hreflang sitemap passes 50 MB before 50,000 URLs: ten alternates make an entry 1.5 KB.
     page = "shop/garden/tools/stainless-steel-hand-trowel-with-ash-wood-handle-{0}"
