@@ -134,6 +134,32 @@ def test_scrapy_logs_responses_and_items_through_the_log_formatter():
     assert "logformatter.crawled(" in engine and "logformatter.scraped(" in scraper
 
 
+def test_the_quiet_log_formatter_builds_the_crawled_line_only_where_a_handler_keeps_debug():
+    import logging
+
+    from scrapy import Request, Spider
+    from scrapy.http import HtmlResponse
+
+    from qivrora_spider.compat.scrapy import QuietLogFormatter
+
+    formatter, spider = QuietLogFormatter(), Spider("probe")
+    request = Request("http://127.0.0.1/")
+    response = HtmlResponse(request.url, request=request, body=b"<html></html>")
+    engine = logging.getLogger("scrapy.core.engine")
+    handler = logging.NullHandler()
+    # pytest's own capture handlers on the root logger keep everything: the engine's logger stops here.
+    level, propagate, engine.level, engine.propagate = engine.level, engine.propagate, logging.DEBUG, False
+    try:
+        handler.setLevel(logging.INFO)
+        engine.addHandler(handler)
+        assert formatter.crawled(request, response, spider) is None
+        handler.setLevel(logging.DEBUG)
+        assert formatter.crawled(request, response, spider)["level"] == logging.DEBUG
+    finally:
+        engine.removeHandler(handler)
+        engine.level, engine.propagate = level, propagate
+
+
 def test_scrapy_downloader_lists_its_built_middlewares():
     from scrapy.core.downloader import Downloader
 

@@ -126,14 +126,18 @@ class LazyRemoteControl:
         return build_from_crawler(RemoteControl, crawler)
 
 
-def keeps_debug(name: str) -> bool:
-    """Whether a DEBUG record of logger `name` reaches a handler that keeps it, as logging decides.
+#: The loggers of Scrapy's "Crawled" and "Scraped from" lines (logging hands out one object a name).
+_CRAWLED = logging.getLogger("scrapy.core.engine")
+_SCRAPED = logging.getLogger("scrapy.core.scraper")
+
+
+def keeps_debug(logger: logging.Logger | None) -> bool:
+    """Whether a DEBUG record of `logger` reaches a handler that keeps it, as logging decides.
 
     Asked on every line rather than once: Scrapy installs its root handler after the formatter is
     built, and an embedding program may configure logging at any time.
     """
-    logger: logging.Logger | None = logging.getLogger(name)
-    if not logger.isEnabledFor(logging.DEBUG):  # type: ignore[union-attr]
+    if logger is None or not logger.isEnabledFor(logging.DEBUG):
         return False
     while logger is not None:
         if any(handler.level <= logging.DEBUG for handler in logger.handlers):
@@ -149,12 +153,12 @@ class QuietLogFormatter(LogFormatter):
     are Scrapy's, unchanged."""
 
     def crawled(self, request: Request, response: Response, spider: Spider) -> LogFormatterResult | None:
-        return super().crawled(request, response, spider) if keeps_debug("scrapy.core.engine") else None
+        return super().crawled(request, response, spider) if keeps_debug(_CRAWLED) else None
 
     def scraped(
         self, item: Any, response: Response | Failure | None, spider: Spider
     ) -> LogFormatterResult | None:
-        return super().scraped(item, response, spider) if keeps_debug("scrapy.core.scraper") else None
+        return super().scraped(item, response, spider) if keeps_debug(_SCRAPED) else None
 
 
 def downloader_middlewares(engine: ExecutionEngine | None) -> tuple[Any, ...]:
