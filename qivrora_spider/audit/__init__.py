@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any, Iterable, Mapping
 
 from ..findings import Finding
-from . import canonical, graph, language, markup, pages, rendering, sitemaps, sources, targets, values  # noqa: F401
+from . import canonical, crawl, graph, language, markup, pages, rendering, sitemaps, sources, targets, values  # noqa: F401
 from .cluster_graph import cluster_graphs
 from .context import AuditContext
 from .fact_store import FactStore

@@ -34,6 +34,11 @@ _ERRORS = {
 }
 
 
+def failure_reason(kind: str) -> str:
+    """Why a URL gave no answer (a Page or TargetStatus ``error`` kind), as a message says it."""
+    return _ERRORS.get(kind, f"it could not be fetched ({kind})")
+
+
 def _verdict(ctx: AuditContext, target: str) -> str | None:
     """The one HL4xx check that judges `target`, or None when it serves (or is unknown)."""
     record = ctx.fetched(target)
