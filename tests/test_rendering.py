@@ -26,6 +26,7 @@ import pytest_twisted
 from qivrora_spider.audit import audit
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.facts import Page, fact_from_dict, fact_to_dict
+from qivrora_spider.outcome import INTERRUPTED
 
 from .conftest import ROOT, crawl
 
@@ -296,6 +297,14 @@ def marked_processes(marker: str) -> list[int]:
     return found
 
 
+def wait_for_no_process(marker: str, timeout: float = 10) -> None:
+    """The crawl has exited: its browser and driver are gone, or go within `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while marked_processes(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert marked_processes(marker) == [], "Chromium or the Playwright driver outlived the crawl"
+
+
 def test_a_crawl_without_render_imports_no_playwright_and_starts_no_browser(render_site):
     run = subprocess.run(
         [sys.executable, "-c", CRAWL_AND_LIST_MODULES, render_site.url("/sync/en")],
@@ -341,9 +350,9 @@ def test_ctrl_c_closes_the_browser(tmp_path):
         assert crawl_process.poll() is None, "the crawl was still running when its browser started"
         crawl_process.send_signal(signal.SIGINT)
         output, _ = crawl_process.communicate(timeout=60)
-    assert "shutting down gracefully" in output, output[-2000:]
-    time.sleep(0.5)
-    assert marked_processes(marker) == [], "Chromium or the Playwright driver outlived the crawl"
+    assert "Received SIGINT: no further request is sent" in output, output[-2000:]
+    assert crawl_process.returncode == INTERRUPTED, output[-2000:]
+    wait_for_no_process(marker)
 
 
 @pytest_twisted.ensureDeferred
