@@ -50,6 +50,9 @@ PINNED: dict[str, dict[str, int]] = {
     "mkdocs-material": {"HL101": 12, "HL109": 3, "HL503": 1, "SM006": 1},
     # html_baseurl makes every canonical `https://example.com/usage.html`, without the language path
     # (10 pages, 10 sitemap entries); search.html is noindex yet listed and annotated; fr/api is English.
+    # Hugo's internal sitemap template writes the hreflang (HTML has none), without x-default (6
+    # clusters); /en/sitemap.xml lists the English pages, which live at the root, above its folder.
+    "hugo": {"HL109": 6, "SM005": 7, "SM006": 1},
     "sphinx": {"HL109": 5, "HL301": 10, "HL302": 10, "HL406": 4, "HL503": 1, "SM012": 10},
 }
 
