@@ -3,8 +3,9 @@
 Each build was made for `https://example.com`. A test deploys it: a copy whose URLs name a real HTTP
 server on 127.0.0.1 port 0 that serves the folder as a plain static host does. The build is audited
 three ways: served (from its home page), as a build folder (`site=`) and from its sitemaps. The three
-must agree, but for the rows the table below explains, and the counts per check are pinned: each was
-read on the HTML (README's "Before publishing" lists what each generator gets wrong by default).
+must agree, but for the rows SITEMAP_ONLY and SERVED_ONLY explain; no crawl requests a URL twice; the
+counts per check are pinned, each read on the HTML (README's "Before publishing" lists what each
+generator gets wrong by default).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import json
 import shutil
 import threading
 from collections import Counter
+from dataclasses import dataclass
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Iterator
@@ -27,7 +29,7 @@ BUILDS = Path(__file__).parent / "corpora" / "builds"
 MANIFEST: dict[str, dict[str, Any]] = {
     entry["build"]: entry for entry in json.loads((BUILDS / "MANIFEST.json").read_text(encoding="utf-8"))
 }
-#: The origin every build was made for (its `url`, `site`, `site_url`, `hostname` or `html_baseurl`).
+#: The origin every build was made for (its `url`, `site`, `site_url`, `baseURL`, `hostname` or `html_baseurl`).
 BUILT_FOR = "https://example.com"
 #: Files whose URLs name the origin: pages, sitemaps, robots.txt.
 LINKING_SUFFIXES = {".html", ".xml", ".txt"}
@@ -71,19 +73,44 @@ SERVED_ONLY: dict[str, dict[str, int]] = {
 }
 
 
-class _QuietFolder(SimpleHTTPRequestHandler):
+class _CountingFolder(SimpleHTTPRequestHandler):
     """Python's static file server: `/dir` answers 301 to `/dir/`, `/dir/` serves its index.html and a
-    missing file 404, with no pretty URLs and no rule files, as a plain host such as GitHub Pages."""
+    missing file 404, with no pretty URLs and no rule files, as a plain host such as GitHub Pages. It
+    counts the requests of each URL, to hold the crawl to one request a URL."""
 
-    def log_message(self, format: str, *args: object) -> None:
-        pass
+    server: _FolderServer
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        with self.server.lock:
+            self.server.requested[self.path] += 1
+
+
+class _FolderServer(ThreadingHTTPServer):
+    def __init__(self, folder: Path) -> None:
+        super().__init__(("127.0.0.1", 0), functools.partial(_CountingFolder, directory=str(folder)))
+        self.lock = threading.Lock()
+        self.requested: Counter[str] = Counter()
+
+
+@dataclass
+class Deployed:
+    folder: Path
+    origin: str
+    server: _FolderServer
+
+    def requested_twice(self) -> list[str]:
+        """The URLs requested more than once since the last call, which starts the count again."""
+        with self.server.lock:
+            twice = sorted(path for path, count in self.server.requested.items() if count > 1)
+            self.server.requested.clear()
+        return twice
 
 
 @pytest.fixture
-def deployed(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Path, str]]:
-    """The build named by the test's parameter, deployed: (its folder, the origin serving it)."""
+def deployed(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Deployed]:
+    """The build named by the test's parameter, deployed on a server of its own."""
     folder = tmp_path / request.param
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietFolder, directory=str(folder)))
+    server = _FolderServer(folder)
     origin = f"http://127.0.0.1:{server.server_address[1]}"
     shutil.copytree(BUILDS / request.param, folder)
     for path in folder.rglob("*"):
@@ -92,7 +119,7 @@ def deployed(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[P
     thread = threading.Thread(target=server.serve_forever, name=f"build-{request.param}", daemon=True)
     thread.start()
     try:
-        yield folder, origin
+        yield Deployed(folder, origin, server)
     finally:
         server.shutdown()
         server.server_close()
@@ -108,15 +135,18 @@ def _per_check(rows: set[tuple[str, str, str, str, str]]) -> dict[str, int]:
 
 @pytest.mark.parametrize("deployed", list(PINNED), indirect=True)
 @pytest_twisted.ensureDeferred
-async def test_served_folder_and_sitemaps_give_the_pinned_findings(deployed: tuple[Path, str]) -> None:
-    folder, origin = deployed
+async def test_served_folder_and_sitemaps_give_the_pinned_findings(deployed: Deployed) -> None:
+    folder, origin = deployed.folder, deployed.origin
     entry = MANIFEST[folder.name]
     served = _rows(await crawl(start=origin + entry["start"]))
+    assert deployed.requested_twice() == []
     assert _per_check(served) == PINNED[folder.name]
     untranslated = {origin + path for path in entry["untranslated"]}
     assert {row[1] for row in served if row[0] == "HL503"} <= untranslated, "HL503 on a translated page"
     assert _rows(await crawl(site=str(folder), base=origin + "/", start=origin + entry["start"])) == served
+    assert deployed.server.requested == Counter(), "the folder answered, not the server"
     from_sitemaps = _rows(await crawl(start=",".join(origin + path for path in entry["sitemaps"])))
+    assert deployed.requested_twice() == []
     assert _per_check(from_sitemaps - served) == SITEMAP_ONLY.get(folder.name, {})
     assert _per_check(served - from_sitemaps) == SERVED_ONLY.get(folder.name, {})
 
