@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 QIVRORA_SHARED ?= $(if $(wildcard ../shared/CHECKS.md),$(abspath ../shared))
 export QIVRORA_SHARED
 
-.PHONY: test demo venv clean
+.PHONY: test test-fast demo venv clean
 
 $(BIN)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,11 @@ venv: $(BIN)/.installed
 
 test: venv
 	$(BIN)/python -m pytest
+
+# The edit-test loop: everything but the tests marked slow (Scrapyd, wheels, Chromium, redis-server,
+# crawls of tens of MB), in under a minute. `make test` (and CI) runs them all.
+test-fast: venv
+	$(BIN)/python -m pytest -m "not slow"
 
 demo: venv
 	$(BIN)/python -m qivrora_spider.demo

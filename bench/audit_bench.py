@@ -20,7 +20,7 @@ import time
 from typing import Any
 
 from qivrora_spider.audit import audit
-from qivrora_spider.audit.fact_store import FactStore
+from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.facts import Annotation, Canonical, CrawlInfo, Page
 
 from .generate_site import SiteModel, SiteOptions

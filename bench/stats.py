@@ -15,7 +15,7 @@ from typing import Any
 
 from scrapy.statscollectors import MemoryStatsCollector
 
-from qivrora_spider.extensions.statscollector import DirectStatsCollector
+from qivrora_spider.compat.scrapy import DirectStatsCollector
 
 
 class _WritesJsonFile(MemoryStatsCollector):

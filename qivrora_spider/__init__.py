@@ -6,7 +6,3 @@ from __future__ import annotations
 #: version`, and the User-Agent. Kept in the source so that a checkout, which does not install the
 #: distribution, knows it too.
 __version__ = "0.2.0"
-
-from . import deprecated_paths  # noqa: E402
-
-deprecated_paths.install()

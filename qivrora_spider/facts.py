@@ -243,8 +243,8 @@ _LINKS_AT = _field_names(Page).index("links")
 
 def without_links(page: Page) -> Page:
     """A copy of `page` whose links are left out: what the audit keeps of each page, the links being
-    folded into one set. Built by place from its values: ``dataclasses.replace`` took 9 µs a page,
-    a tenth of what reading a page back from Redis costs, this 2.5."""
+    folded into one set. Built by place from its values, as ``dataclasses.replace`` costs several
+    times more for every page kept (bench/RESULTS.md)."""
     values = list(_PAGE_VALUES(page))
     values[_LINKS_AT] = []
     return Page(*values)
@@ -343,9 +343,9 @@ def _intern(data: dict[str, Any], names: tuple[str, ...], lists: tuple[str, ...]
     (``normalize_url``, hreflang values, hrefs as written shared with their URLs).
 
     JSON gives every occurrence of a string an object of its own: a page and its sitemap entry read
-    back held 55 strings more than in the crawl (the URLs, hrefs, hreflang values and sources of
-    their annotations, ...), 3.8 KiB a page (74 MiB at 20,000 pages) for the worker that audits a
-    distributed crawl, ``hreflang-report`` and a resumed JOBDIR crawl.
+    back held dozens of strings more than in the crawl (the URLs, hrefs, hreflang values and sources
+    of their annotations, ...), for the worker that audits a distributed crawl, ``hreflang-report``
+    and a resumed JOBDIR crawl.
     """
     intern = sys.intern
     for name in names:
@@ -370,8 +370,8 @@ def _check_url(url: object) -> None:
 
 def fact_line(fact: Any) -> bytes:
     """A fact as one line of UTF-8 JSON, as ``read_facts`` reads it back (without the newline): what
-    ``fact_to_dict`` gives, written by orjson from the dataclass itself, in about 40 % less time than
-    building that dict first. Every worker of a distributed crawl writes each of its facts so, for
+    ``fact_to_dict`` gives, written by orjson from the dataclass itself, faster than building that
+    dict first. Every worker of a distributed crawl writes each of its facts so, for
     Redis, and a JOBDIR crawl for its facts.jsonl."""
     return _LINE_STARTS[type(fact)] + orjson.dumps(fact)[1:]  # orjson writes the fields, not the kind
 

@@ -15,6 +15,7 @@ import time
 import tracemalloc
 from pathlib import Path
 from types import TracebackType
+from typing import Callable
 
 MB = 1024 * 1024
 _STATM = Path("/proc/self/statm")
@@ -80,3 +81,19 @@ class Measure:
         if self.rss_growth is not None:
             parts.append(f"RSS growth {self.rss_growth / MB:.0f} MB")
         return ", ".join(parts)
+
+
+def growth(run: Callable[[int], object], small: int, factor: int = 8, repeats: int = 5) -> float:
+    """How many times longer ``run(small * factor)`` takes than ``run(small)``, the best of `repeats`
+    runs each: about `factor` for linear work and `factor` squared for quadratic, on an idle machine
+    or a loaded one alike, where a bound in seconds is either loose or flaky."""
+
+    def best(size: int) -> float:
+        timings = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            run(size)
+            timings.append(time.perf_counter() - started)
+        return min(timings)
+
+    return best(small * factor) / best(small)

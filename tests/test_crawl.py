@@ -51,6 +51,28 @@ def test_fingerprints_are_computed_where_something_compares_or_keeps_them(settin
     assert keeps_fingerprints(project_settings(**settings)) is kept
 
 
+@pytest.mark.parametrize(("arguments", "addons"), [({}, []), ({"render": "1"}, ["Rendering"])])
+def test_render_is_an_add_on_the_spider_names_and_scrapy_applies(arguments, addons):
+    """-a render=1 names the rendering add-on; the spider itself sets no download handler."""
+    from scrapy.crawler import Crawler
+    from scrapy.utils.conf import build_component_list
+
+    from qivrora_spider.rendering import HANDLER, Rendering
+
+    crawler = Crawler(HreflangSpider, project_settings())  # its settings not applied yet, as in a crawl
+    handlers = crawler.settings.getdict("DOWNLOAD_HANDLERS")
+    HreflangSpider.from_crawler(crawler, start="https://example.com/", **arguments)
+    assert crawler.settings.getdict("DOWNLOAD_HANDLERS") == handlers
+    named = build_component_list(crawler.settings["ADDONS"])
+    assert [addon.__name__ for addon in named if not isinstance(addon, str)] == addons
+    if addons:
+        Rendering().update_settings(crawler.settings)
+        assert crawler.settings.getdict("DOWNLOAD_HANDLERS") == {"http": HANDLER, "https": HANDLER}
+        assert crawler.settings.getint("PLAYWRIGHT_MAX_CONTEXTS") == crawler.settings.getint(
+            "QIVRORA_RENDER_CONCURRENCY"
+        )
+
+
 @pytest.mark.parametrize(("state", "kept"), [("", False), ("state.sqlite", True)])
 def test_a_distributed_worker_fingerprints_by_the_same_rule(state, kept):
     """The auditor warns of the pages a worker without a state fetched (test_distributed.py)."""
@@ -65,7 +87,7 @@ def test_stats_are_counted_as_scrapy_counts_them_without_its_per_lookup_hook():
     from scrapy.statscollectors import MemoryStatsCollector
     from scrapy.utils.test import get_crawler
 
-    from qivrora_spider.extensions.statscollector import DirectStatsCollector
+    from qivrora_spider.compat.scrapy import DirectStatsCollector
 
     stats = get_crawler(HreflangSpider, project_settings()).stats
     assert type(stats) is DirectStatsCollector

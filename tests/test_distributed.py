@@ -47,6 +47,8 @@ from qivrora_spider.spiders.hreflang import HreflangSpider
 from .conftest import ROOT, project_settings
 from .fixture_sites import url_entry, urlset
 
+pytestmark = pytest.mark.slow  # every test starts a redis-server
+
 FAST = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "QIVRORA_STATE="]
 #: Seconds a test waits for a process at most.
 WAIT_AT_MOST = 120
@@ -119,7 +121,7 @@ def with_status_rounds(site: SiteServer, other: SiteServer) -> None:
     other.routes["/moved-again/"] = Route(html_page(lang="en"))
 
 
-def test_two_workers_fetch_each_url_once_and_the_last_one_out_audits_as_a_single_crawl(
+def test_two_workers_fetch_each_url_once_and_one_of_them_audits_as_a_single_crawl(
     redis_url, site, other_site, tmp_path
 ):
     build_demo_site(site, other_site)

@@ -2,7 +2,7 @@
 
 Scrapy stops a download by closing its connection; when the response had already arrived whole, Twisted
 had put that connection back in its pool, and a request sent on it before it closed reached the server,
-lost its answer and was sent again: one URL fetched twice (qivrora_spider/download_handlers.py). A real
+lost its answer and was sent again: one URL fetched twice (qivrora_spider/compat/twisted.py). A real
 server on 127.0.0.1 counts what it receives.
 """
 
@@ -19,7 +19,8 @@ from twisted.internet.defer import Deferred
 from twisted.web.client import Agent, HTTPConnectionPool
 
 from qivrora_spider.demo.site_server import Route, SiteServer, html_page
-from qivrora_spider.download_handlers import HTTP11DownloadHandler, ReusableOnlyPool
+from qivrora_spider.compat.twisted import ReusableOnlyPool
+from qivrora_spider.download_handlers import HTTP11DownloadHandler
 from qivrora_spider.settings import DOWNLOAD_HANDLERS
 
 from .conftest import crawl

@@ -13,7 +13,7 @@ import json
 import pytest_twisted
 
 from qivrora_spider.audit import AuditContext, audit
-from qivrora_spider.audit.fact_store import FactStore
+from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.facts import Page, fact_to_dict, read_facts
 from qivrora_spider.report import cluster_fixes

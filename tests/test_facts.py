@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from qivrora_spider.audit.fact_store import FactStore
+from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.facts import (
     FACT_TYPES,
     Annotation,

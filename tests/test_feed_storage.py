@@ -95,7 +95,6 @@ def test_a_killed_crawl_leaves_the_previous_feed_or_none(site, tmp_path, previou
             assert crawl_process.poll() is None, "the crawl ended before it could be killed"
             assert time.monotonic() < deadline, "the crawl never got going"
             time.sleep(0.05)
-        time.sleep(0.3)
     finally:
         crawl_process.send_signal(signal.SIGKILL)
         crawl_process.wait(timeout=30)

@@ -25,6 +25,8 @@ from .conftest import copy_checkout
 from .fixture_sites import multilingual_site
 from .test_cli import scrapy
 
+pytestmark = pytest.mark.slow  # builds a wheel and a virtualenv
+
 FAST = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0"]
 
 

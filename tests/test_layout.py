@@ -10,12 +10,7 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-import warnings
 from pathlib import Path
-
-import pytest
-
-from qivrora_spider.deprecated_paths import MOVED, QivroraDeprecationWarning
 
 from .conftest import ROOT
 
@@ -23,7 +18,8 @@ PACKAGE = ROOT / "qivrora_spider"
 
 #: Lowest first. A module may import from its own layer and the layers below it.
 LAYERS = [
-    {"facts", "findings", "outcome", "extract", "deprecated_paths"},  # the items, how a run ended, the pure readers
+    # the items, how a run ended, the pure readers; what we rely on of the libraries under us
+    {"facts", "findings", "outcome", "extract", "compat"},
     {"audit"},  # facts -> findings, pure
     {"report", "catalogue"},  # findings -> what people read, pure
     {"feeds"},  # findings and facts -> files (Scrapy's exporters and storages)
@@ -56,7 +52,7 @@ def test_extract_and_audit_import_neither_scrapy_nor_twisted():
     run = subprocess.run([sys.executable, "-c", BLOCKER], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     imported = set(run.stdout.split())
-    assert {"qivrora_spider.extract.html_extract", "qivrora_spider.audit.cluster_graph"} <= imported
+    assert {"qivrora_spider.extract.html_extract", "qivrora_spider.audit.core.cluster_graph"} <= imported
 
 
 def _layer(path: Path) -> int:
@@ -108,27 +104,19 @@ def test_no_import_runs_from_a_lower_layer_up_to_a_higher_one():
     assert upward == []
 
 
-@pytest.mark.parametrize("old", sorted(MOVED))
-def test_an_old_module_path_still_imports_with_a_warning(old):
-    sys.modules.pop(old, None)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        module = __import__(old, fromlist=["*"])
-    assert module is sys.modules[MOVED[old]]
-    assert [str(w.message) for w in caught if w.category is QivroraDeprecationWarning] == [
-        f"{old} has moved to {MOVED[old]}; the old path goes in the next release"
-    ]
+def test_a_check_family_imports_only_the_core():
+    """A family is read, changed or removed in its own file: it imports no other family, and the core
+    imports no family (the runner, ``audit/__init__.py``, is the one place that knows them all)."""
+    checks = PACKAGE / "audit" / "checks"
+    families = {path.stem for path in checks.glob("*.py")} - {"__init__"}
+    crossing = []
+    for path in sorted([*checks.glob("*.py"), *(PACKAGE / "audit" / "core").glob("*.py")]):
+        if path.name == "__init__.py":
+            continue
+        for line, module in _runtime_imports(path):
+            imported = module.removeprefix("qivrora_spider.audit.checks.").split(".")[0]
+            if module.startswith("qivrora_spider.audit.checks.") and imported in families:
+                crossing.append(f"{path.relative_to(ROOT)}:{line} imports {module}")
+    assert families >= {"markup", "sitemaps", "clusters"}
+    assert crossing == []
 
-
-@pytest.mark.parametrize(
-    "old, new",
-    [
-        ("qivrora_spider.extensions.AuditExtension", "qivrora_spider.extensions.audit.AuditExtension"),
-        ("qivrora_spider.state.StateStore", "qivrora_spider.state.store.StateStore"),
-    ],
-)
-def test_a_class_of_a_module_that_became_a_package_still_loads_with_a_warning(old, new):
-    from scrapy.utils.misc import load_object
-
-    with pytest.warns(QivroraDeprecationWarning, match=f"{old} has moved to {new}"):
-        assert load_object(old) is load_object(new)

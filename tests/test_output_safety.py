@@ -11,14 +11,13 @@ from __future__ import annotations
 import csv
 import json
 
-import pytest
 import pytest_twisted
 
 from qivrora_spider.demo.site_server import Route, alternate, html_page
 from qivrora_spider.feeds.exporters import FORMULA_STARTS
 from qivrora_spider.findings import FINDING_FIELDS
 
-from .conftest import crawl, project_settings
+from .conftest import crawl
 
 SCRIPT = '"><script>alert("qx-script")</script>'
 FORMULAS = ['=HYPERLINK("http://x","qx")', "+1+1", "-1+1", "@SUM(1)", "\t=1", "\r=1"]
@@ -72,8 +71,6 @@ async def test_hostile_values_from_a_page_are_neutralised_in_csv_and_kept_in_jso
 
 @pytest_twisted.ensureDeferred
 async def test_hostile_values_from_a_page_are_escaped_in_report_html(site, tmp_path):
-    if "QIVRORA_REPORT" not in project_settings():
-        pytest.skip("QIVRORA_REPORT (report.html) is not in this build yet")
     hostile_page(site)
     report = tmp_path / "report.html"
     result = await crawl({"QIVRORA_REPORT": str(report)}, start=site.url("/en/"))

@@ -30,6 +30,7 @@ from qivrora_spider.outcome import INTERRUPTED
 
 from .conftest import ROOT, crawl
 
+
 #: Fast enough for tests, slow enough for a loaded CI machine to render a page.
 RENDER = {"QIVRORA_RENDER_TIMEOUT": 3, "QIVRORA_PROGRESS_INTERVAL": 1}
 
@@ -140,6 +141,7 @@ def findings(result, check: str) -> dict[str, object]:
     return {f.url: f for f in result.findings if f.check == check}
 
 
+@pytest.mark.slow  # drives Chromium
 @pytest_twisted.ensureDeferred
 async def test_annotations_a_script_adds_are_hl701_and_count_for_the_graph(render_site):
     result = await rendered(render_site)
@@ -156,6 +158,7 @@ async def test_annotations_a_script_adds_are_hl701_and_count_for_the_graph(rende
     assert set(hl701) == {render_site.url(f"/{case}/en") for case in ("sync", "late", "gzip")}
 
 
+@pytest.mark.slow  # drives Chromium
 @pytest_twisted.ensureDeferred
 async def test_served_annotations_rewritten_or_removed_are_hl702(render_site):
     result = await rendered(render_site)
@@ -176,6 +179,7 @@ async def test_served_annotations_rewritten_or_removed_are_hl702(render_site):
     assert len(result.page(render_site.url("/removed/en")).served_only) == 2
 
 
+@pytest.mark.slow  # drives Chromium
 @pytest_twisted.ensureDeferred
 async def test_unrelated_and_throwing_scripts_change_nothing(render_site):
     result = await rendered(render_site)
@@ -189,6 +193,7 @@ async def test_unrelated_and_throwing_scripts_change_nothing(render_site):
     assert "/popup/elsewhere" not in render_site.requests(), "a popup opens no page"
 
 
+@pytest.mark.slow  # drives Chromium
 @pytest_twisted.ensureDeferred
 async def test_an_endless_loop_and_a_script_redirect_are_hl703_with_the_served_annotations(render_site):
     result = await rendered(render_site)
@@ -206,6 +211,7 @@ async def test_an_endless_loop_and_a_script_redirect_are_hl703_with_the_served_a
     assert "/redirect/elsewhere" not in render_site.requests(), "the browser's navigation is answered, not sent"
 
 
+@pytest.mark.slow  # drives Chromium
 @pytest_twisted.ensureDeferred
 async def test_every_url_is_fetched_once_and_subresources_are_no_crawl_urls(render_site):
     result = await rendered(render_site)
@@ -224,6 +230,7 @@ async def test_every_url_is_fetched_once_and_subresources_are_no_crawl_urls(rend
     assert result.stats["qivrora/render/pages"] == len(through_browser)
 
 
+@pytest.mark.slow  # drives Chromium
 @pytest_twisted.ensureDeferred
 async def test_exported_facts_give_the_same_findings_offline(render_site):
     result = await rendered(render_site)
@@ -297,14 +304,7 @@ def marked_processes(marker: str) -> list[int]:
     return found
 
 
-def wait_for_no_process(marker: str, timeout: float = 10) -> None:
-    """The crawl has exited: its browser and driver are gone, or go within `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while marked_processes(marker) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert marked_processes(marker) == [], "Chromium or the Playwright driver outlived the crawl"
-
-
+@pytest.mark.slow  # drives Chromium
 def test_a_crawl_without_render_imports_no_playwright_and_starts_no_browser(render_site):
     run = subprocess.run(
         [sys.executable, "-c", CRAWL_AND_LIST_MODULES, render_site.url("/sync/en")],
@@ -325,6 +325,7 @@ def _render_crawl(site: SiteServer, marker: str, tmp_path: Path) -> subprocess.P
     )
 
 
+@pytest.mark.slow  # drives Chromium
 def test_a_render_crawl_leaves_no_browser_behind(render_site, tmp_path):
     marker = f"qivrora-render-{uuid.uuid4()}"
     crawl_process = _render_crawl(render_site, marker, tmp_path)
@@ -334,6 +335,7 @@ def test_a_render_crawl_leaves_no_browser_behind(render_site, tmp_path):
     assert marked_processes(marker) == [], "Chromium or the Playwright driver outlived the crawl"
 
 
+@pytest.mark.slow  # drives Chromium
 def test_ctrl_c_closes_the_browser(tmp_path):
     with SiteServer() as slow:
         slow.routes["/"] = Route(html_page(body="".join(f'<a href="/p{i}">{i}</a>' for i in range(40))))
@@ -352,13 +354,17 @@ def test_ctrl_c_closes_the_browser(tmp_path):
         output, _ = crawl_process.communicate(timeout=60)
     assert "Received SIGINT: no further request is sent" in output, output[-2000:]
     assert crawl_process.returncode == INTERRUPTED, output[-2000:]
-    wait_for_no_process(marker)
+    deadline = time.monotonic() + 10  # the crawl has exited; its children may still be on their way out
+    while marked_processes(marker) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert marked_processes(marker) == [], "Chromium or the Playwright driver outlived the crawl"
 
 
+@pytest.mark.slow  # drives Chromium
 @pytest_twisted.ensureDeferred
 async def test_the_report_matrix_marks_annotations_that_exist_only_after_rendering(render_site):
     from qivrora_spider.audit import AuditContext
-    from qivrora_spider.audit.fact_store import FactStore
+    from qivrora_spider.audit.core.fact_store import FactStore
     from qivrora_spider.report import render_report
 
     result = await rendered(render_site)
@@ -370,6 +376,7 @@ async def test_the_report_matrix_marks_annotations_that_exist_only_after_renderi
     assert html.count('<abbr class="rendered" title=') == 2 * 3 + 1
 
 
+@pytest.mark.slow  # drives Chromium
 @pytest_twisted.ensureDeferred
 async def test_the_progress_line_counts_rendered_pages(render_site):
     result = await rendered(render_site)
@@ -377,6 +384,7 @@ async def test_the_progress_line_counts_rendered_pages(render_site):
     assert all(re.search(r"checked, \d+ rendered \(\d+ could not be\), \d+ queued", line) for line in result.progress)
 
 
+@pytest.mark.slow  # drives Chromium
 @pytest_twisted.ensureDeferred
 async def test_settings_load_images_and_bound_the_browser_pages_at_once(site):
     for i in range(6):

@@ -17,7 +17,7 @@ import pytest
 from lxml import etree
 
 from qivrora_spider.audit import AuditContext, audit
-from qivrora_spider.audit.fact_store import FactStore
+from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.findings import Finding
 from qivrora_spider.report import cluster_fixes, render_report, write_fixes_jsonl, write_outputs
 from qivrora_spider.report.fixes import ClusterFix

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
+import pytest
 import requests
 
 from qivrora_spider.demo.site_server import Route, alternate, html_page
@@ -21,6 +22,8 @@ from qivrora_spider.findings import FINDING_FIELDS
 
 from .conftest import copy_checkout
 from .fixture_sites import multilingual_site
+
+pytestmark = pytest.mark.slow  # starts Scrapyd and builds an egg
 
 #: Seconds to wait for Scrapyd to answer, and for a job to finish.
 WAIT = 90

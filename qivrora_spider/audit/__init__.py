@@ -6,11 +6,11 @@ from datetime import datetime
 from typing import Any, Iterable, Mapping
 
 from ..findings import Finding
-from . import canonical, crawl, graph, language, markup, pages, rendering, sitemaps, sources, targets, values  # noqa: F401
-from .cluster_graph import cluster_graphs
-from .context import AuditContext
-from .fact_store import FactStore
-from .registry import CHECKS, SEVERITIES, Check, Hit
+from . import checks  # noqa: F401  (registers every check)
+from .core.cluster_graph import cluster_graphs
+from .core.context import AuditContext
+from .core.fact_store import FactStore
+from .core.registry import CHECKS, SEVERITIES, Check, Hit
 
 __all__ = ["audit", "AuditContext", "CHECKS", "Check", "Finding", "resolve_settings"]
 

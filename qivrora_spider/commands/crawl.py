@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from scrapy.commands.crawl import Command as ScrapyCrawl
 from scrapy.utils.misc import load_object
 
+from ..compat.scrapy import KeepsCrawler
 from ..extensions.audit import audit_settings
 from ..facts import FACT_TYPES
 from ..feeds.exporters import exported_items
@@ -26,16 +27,12 @@ from ..state.history import CrawlHistory
 if TYPE_CHECKING:
     import argparse
 
-    from scrapy import Spider
-    from scrapy.crawler import Crawler
-
 
 def fail_on(settings: object) -> str | None:
     return fail_on_level(settings.get("QIVRORA_FAIL_ON"))  # type: ignore[attr-defined]
 
 
-class Command(ScrapyCrawl):
-    _crawler: Crawler | None = None
+class Command(KeepsCrawler, ScrapyCrawl):
     _fail_on: str | None = None
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
@@ -98,6 +95,3 @@ class Command(ScrapyCrawl):
                 return
         print(f"qivrora: {count:,} findings, not written: add -o findings.csv", file=sys.stderr)
 
-    def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
-        self._crawler = super()._create_crawler(spidercls)
-        return self._crawler

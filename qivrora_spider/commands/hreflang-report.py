@@ -20,12 +20,12 @@ from scrapy.utils.conf import feed_process_params_from_cli
 from scrapy.utils.misc import load_object
 
 from ..audit import AuditContext, audit
-from ..audit.fact_store import FactStore
+from ..audit.core.fact_store import FactStore
 from ..extensions.audit import audit_settings, summary
 from ..facts import read_facts
 from ..feeds.exporters import JUnitExporter, write_items
 from ..findings import at_or_above
-from ..audit.crawl import verdict
+from ..audit.core.starts import verdict
 from ..outcome import FINDINGS_FAILED, NOT_AUDITED, USAGE_ERROR, RunOutcome
 from .crawl import fail_on
 

@@ -20,8 +20,8 @@ from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.job import job_dir
 
 from ..audit import AuditContext, audit, resolve_settings
-from ..audit.crawl import Verdict, unusable_starts, verdict
-from ..audit.fact_store import FactStore
+from ..audit.core.fact_store import FactStore
+from ..audit.core.starts import Verdict, unusable_starts, verdict
 from ..facts import FACT_TYPES
 from ..findings import SEVERITY_RANK, Finding
 from ..outcome import INTERRUPTED, NO_START_STAT, NOT_AUDITED, record, recorded

@@ -1,10 +1,10 @@
 """Keep Python's cyclic garbage collector off what a crawl holds for its whole life.
 
 A crawl allocates a few hundred objects a response, and with CPython's default thresholds the
-collector runs every 700: a 20,000-page crawl spent 8 % of its time in it (bench/RESULTS.md).
-Most of that is waste. A gen-0 run costs about a millisecond however little it frees, and each
-full run walks the ~100,000 objects of start-up (modules, functions, settings), which live as long
-as the process, and every entry of the store's large containers.
+collector runs every 700, which shows in a crawl's profile (bench/RESULTS.md). Most of that is
+waste: a gen-0 run costs the same however little it frees, and each full run walks the objects of
+start-up (modules, functions, settings), which live as long as the process, and every entry of the
+store's large containers.
 
 So, from the spider's opening to its closing, the start-up heap is frozen (``gc.freeze()``: never
 walked again, whatever it holds stays) and gen 0 is collected every ``QIVRORA_GC_THRESHOLD``
@@ -25,11 +25,6 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from typing_extensions import Self
 
-#: Net allocations between two gen-0 collections during a crawl (QIVRORA_GC_THRESHOLD); 0 leaves
-#: the collector as it is. 10,000 took the collector from 8 % of a crawl to about 1 %.
-GC_THRESHOLD = 10_000
-
-
 #: The collector's thresholds before the first open crawl of the process, and how many are open.
 _thresholds_before: tuple[int, int, int] = gc.get_threshold()
 _crawls_open = 0
@@ -41,7 +36,7 @@ class GarbageCollection:
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
-        extension = cls(crawler.settings.getint("QIVRORA_GC_THRESHOLD", GC_THRESHOLD))
+        extension = cls(crawler.settings.getint("QIVRORA_GC_THRESHOLD"))
         if extension.threshold > 0:
             crawler.signals.connect(extension.spider_opened, signal=signals.spider_opened)
             crawler.signals.connect(extension.spider_closed, signal=signals.spider_closed)

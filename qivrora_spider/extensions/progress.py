@@ -13,7 +13,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from twisted.internet import task
 
-from ..audit.context import is_usable
+from ..audit.core.context import is_usable
 from ..extract.hreflang_values import check_hreflang
 from ..facts import Page, SitemapEntry, TargetStatus
 

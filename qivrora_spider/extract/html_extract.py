@@ -1,21 +1,22 @@
 """The facts hreflang checks need from one HTML page, read in a single pass.
 
-`html.parser` tokenizes (pure Python, never gives up on garbage, gives line numbers); whether an
+`html.parser` tokenizes (pure Python, never gives up on garbage, gives line numbers;
+``compat.html_parser`` makes it faster and linear); whether an
 element ends up in `<head>` is decided by re-implementing the part of the WHATWG tree-construction
 algorithm that governs it, because search engines ignore annotations outside `<head>` (HL105) and
 an HTML5 parser closes the head early on the first element that does not belong there. The same
 pass gathers the page's main text, whose language HL503 compares with the declared one
-(``MainText``).
+(``main_text.py``), and its fingerprint (``fingerprint.py``).
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
-from hashlib import blake2b
-from html import unescape
-from html.parser import HTMLParser, starttagopen
+
+from ..compat.html_parser import HtmlTokenizer
+from .fingerprint import CONTENT_ATTRS, TextParts, is_secret_field, text_fingerprint
+from .main_text import MainText
 
 
 @dataclass(slots=True)
@@ -125,45 +126,9 @@ _INSIDE_NOSCRIPT = "inside <noscript>, which search engines that run scripts rea
 
 _TOKEN_SEPARATOR = re.compile(r"[ \t\n\r\f]+")
 
-# The tags nearly every page is made of, in a form html.parser reads one way only: a tag name of
-# letters, digits and hyphens; attributes separated by ASCII whitespace, with names of letters, digits
-# and `-_:.`, and values quoted or bare (a bare value without quotes, `=`, `<`, `>` or backtick). For
-# these `_Extractor.goahead` makes the tokens itself, one regex match a tag; html.parser reads
-# anything else (comments, declarations, odd spacing, unusual names), so the tokens are the same.
-_ATTRIBUTE = (
-    r"[ \t\n\r\f]+([a-zA-Z_:][-a-zA-Z0-9_:.]*)"
-    r"(?:[ \t\n\r\f]*(=)[ \t\n\r\f]*(?:\"([^\"]*)\"|'([^']*)'|([-\w.:/#?&;%+,!@$~()*]+)))?"
-)
-_PLAIN_TAG = re.compile(
-    r"<(?:(?P<start>[a-zA-Z][-a-zA-Z0-9]*)(?P<attributes>(?:" + _ATTRIBUTE + r")*)[ \t\n\r\f]*(?P<closed>/?)>"
-    r"|/(?P<end>[a-zA-Z][-a-zA-Z0-9]*)[ \t\n\r\f]*>)",
-    re.ASCII,
-)
-_PLAIN_ATTRIBUTE = re.compile(_ATTRIBUTE, re.ASCII)
-# What html.parser looks for after a trailing `&`: text cut inside a character reference waits.
-_REFERENCE_END = re.compile(r"[\s;]")
 _ROBOTS_SEPARATOR = re.compile(r"[\s,]+")
 _NOINDEX = frozenset({"noindex", "none"})
 _NOT_DOCUMENTS = ("javascript:", "mailto:", "tel:", "data:")
-
-# Attribute values that are content; ids, classes, nonces and integrity hashes are not.
-_CONTENT_ATTRS = frozenset({"href", "src", "alt", "title", "content"})
-_SECRET_NAMES = ("csrf", "xsrf", "token", "nonce")
-# Parts of a render that change without the content changing: build ids and hashes (16+ hex
-# digits), ISO 8601 dates and times, clock times with seconds, Unix timestamps in s or ms. Each
-# pattern starts with a character class, which lets the regex engine skip ahead in C: one
-# alternation led by a lookbehind costs four times as much.
-_VOLATILE = (
-    re.compile(r"[0-9A-Fa-f](?<![0-9A-Za-z].)[0-9A-Fa-f]{15,}(?![0-9A-Za-z])"),
-    re.compile(
-        r"""\d(?:
-            \d{3}-\d\d-\d\d(?:[T\ ]\d\d:\d\d(?::\d\d(?:[.,]\d+)?)?(?:Z|[+-]\d\d:?\d\d)?)?
-          | \d?:\d\d:\d\d(?:[.,]\d+)?
-          | (?<![0-9A-Za-z]\d)(?:\d{12}|\d{9})(?![0-9A-Za-z])
-        )""",
-        re.ASCII | re.VERBOSE,
-    ),
-)
 
 
 def _tokens(value: str) -> list[str]:
@@ -188,18 +153,6 @@ def _first(attrs: list[tuple[str, str | None]], wanted: str) -> str | None:
     return None
 
 
-def _is_secret_field(tag: str, attrs: list[tuple[str, str | None]]) -> bool:
-    """Hidden inputs and CSRF-like meta/input fields change on every render."""
-    for name, value in attrs:
-        if not value:
-            continue
-        if name == "name" and any(secret in value.lower() for secret in _SECRET_NAMES):
-            return True
-        if name == "type" and tag == "input" and value.lower() == "hidden":
-            return True
-    return False
-
-
 def _link_defect(rel: list[str], attrs: dict[str, str], typo: str | None) -> str | None:
     """Why search engines ignore this hreflang-like `<link>`, or None if they read it."""
     if "hreflang" not in attrs:
@@ -212,176 +165,7 @@ def _link_defect(rel: list[str], attrs: dict[str, str], typo: str | None) -> str
     return None
 
 
-_WINDOW = 256 * 1024
-
-
-def _fingerprint(parts: list[str]) -> str:
-    text = " ".join(parts)
-    for volatile in _VOLATILE:
-        text = volatile.sub("", text)
-    # The hash of `" ".join(text.split())`, computed window by window: splitting a 15 MB page at
-    # once makes a list of every word (160 MB). A space owed at a window's end is written before
-    # the next word, so a run of whitespace across windows is one space, as in the one-shot form.
-    digest = blake2b(digest_size=16)
-    owed = started = False
-    for start in range(0, len(text), _WINDOW):
-        window = text[start : start + _WINDOW]
-        words = " ".join(window.split())
-        if window[0].isspace():
-            owed = True
-        trailing = window[-1].isspace()
-        if words:
-            if owed and started:
-                digest.update(b" ")
-            digest.update(words.encode("utf-8", "surrogatepass"))
-            started, owed = True, trailing
-        else:
-            owed = owed or trailing
-    return digest.hexdigest()
-
-
-class _TextParts:
-    """The text pieces of a page for its fingerprint, folded into chunks as they come: a 15 MB page
-    has a million pieces, ~60 bytes of overhead each. `parts()` joins to the same text."""
-
-    __slots__ = ("_chunks", "_pending")
-
-    def __init__(self) -> None:
-        self._chunks: list[str] = []
-        self._pending: list[str] = []
-
-    def append(self, piece: str) -> None:
-        pending = self._pending
-        pending.append(piece)
-        if len(pending) >= 4096:
-            self._chunks.append(" ".join(pending))
-            pending.clear()
-
-    def parts(self) -> list[str]:
-        return [*self._chunks, *self._pending]
-
-
-#: Enough text to identify a language with confidence; more costs time and tells nothing new.
-MAIN_TEXT_LIMIT = 1000
-
-#: Elements whose text is the page's own content.
-_MAIN_TAGS = frozenset({"main"})
-#: Elements whose text is not: navigation and sidebars anywhere; a page's banner and footer
-#: outside its main content and articles (an article's own header holds its headline).
-_CHROME_TAGS = frozenset({"nav", "aside"})
-_BANNER_TAGS = frozenset({"header", "footer"})
-_REGION_TAGS = _MAIN_TAGS | _CHROME_TAGS | _BANNER_TAGS | {"article"}
-
-
-class MainText:
-    """The text a careful reader calls the page's own, gathered while the page is tokenized.
-
-    The rule (README, HL503): the text of `<main>` and `[role=main]` elements where the page has
-    any, else of its `<article>` elements, else of `<body>`; in each case without `<nav>`, `<aside>`,
-    elements marked `hidden`, the words of links (menus, tag clouds and listings are links, not the
-    page's prose), scripts, styles, templates and `<noscript>`; `<header>` and `<footer>` count only
-    inside the main content or an article. Several `<main>` or `<article>` elements all count, in
-    document order. Each bucket keeps at most ``MAIN_TEXT_LIMIT`` characters.
-
-    Regions are tracked from start and end tags without a tree: an element of interest opens a
-    region, a nested element of the same name deepens it, and its end tag (or `</body>`) closes it
-    with whatever opened inside and was left unclosed.
-    """
-
-    __slots__ = ("_regions", "_region_tags", "_open", "_buckets", "_sizes", "_in_link", "_done")
-
-    def __init__(self) -> None:
-        self._regions: list[list] = []  # [tag, kind, depth]
-        self._region_tags: Counter[str] = Counter()  # tags of the open regions
-        self._open = {"main": 0, "article": 0, "skip": 0}
-        self._buckets: dict[str, list[str]] = {"main": [], "article": [], "body": []}
-        self._sizes = {"main": 0, "article": 0, "body": 0}
-        # Links do not nest (a new <a> closes the open one): a flag, not a region.
-        self._in_link = False
-        # The main content's bucket is full: nothing later can change the text.
-        self._done = False
-
-    def start(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "a":
-            self._in_link = True
-            return
-        if self._done or (not attrs and tag not in _REGION_TAGS and tag not in self._region_tags):
-            return  # most tags: no region opens or deepens
-        kind = None
-        if tag in _MAIN_TAGS:
-            kind = "main"
-        elif tag == "article":
-            kind = "article"
-        elif tag in _CHROME_TAGS or (
-            tag in _BANNER_TAGS and not (self._open["main"] or self._open["article"])
-        ):
-            kind = "skip"
-        if attrs and kind != "skip":
-            for name, value in attrs:
-                if name == "hidden":
-                    kind = "skip"
-                    break
-                if name == "role" and value and value.strip().lower() == "main" and kind is None:
-                    kind = "main"
-        if kind is not None:
-            self._regions.append([tag, kind, 1])
-            self._region_tags[tag] += 1
-            self._open[kind] += 1
-            return
-        for region in reversed(self._regions):
-            if region[0] == tag:
-                region[2] += 1
-                return
-
-    def end(self, tag: str) -> None:
-        if tag == "a":
-            self._in_link = False
-            return
-        regions = self._regions
-        if self._done or not regions or (tag not in self._region_tags and tag not in ("body", "html")):
-            return
-        if tag in ("body", "html"):
-            self._close(0)
-            self._in_link = False
-            return
-        for index in range(len(regions) - 1, -1, -1):
-            region = regions[index]
-            if region[0] == tag:
-                region[2] -= 1
-                if not region[2]:
-                    self._close(index)
-                return
-
-    def _close(self, index: int) -> None:
-        for tag, kind, _ in self._regions[index:]:
-            self._open[kind] -= 1
-            self._region_tags[tag] -= 1
-            if not self._region_tags[tag]:
-                del self._region_tags[tag]
-        del self._regions[index:]
-
-    def data(self, text: str) -> None:
-        open_ = self._open
-        if self._in_link or open_["skip"] or self._done:
-            return
-        bucket = "main" if open_["main"] else "article" if open_["article"] else "body"
-        size = self._sizes[bucket]
-        if size < MAIN_TEXT_LIMIT:
-            piece = text[: MAIN_TEXT_LIMIT - size]
-            self._buckets[bucket].append(piece)
-            self._sizes[bucket] = size = size + len(piece)
-            self._done = bucket == "main" and size >= MAIN_TEXT_LIMIT
-
-    def text(self) -> str:
-        """The first bucket of main, article, body that has words."""
-        for bucket in ("main", "article", "body"):
-            words = " ".join(" ".join(self._buckets[bucket]).split())
-            if words:
-                return words
-        return ""
-
-
-class _Extractor(HTMLParser):
+class _Extractor(HtmlTokenizer):
     """Tracks the insertion mode while collecting facts; `inert` reports every find as ignored."""
 
     def __init__(self, inert: str | None = None, fingerprint: bool = True, main_text: bool = False) -> None:
@@ -401,7 +185,7 @@ class _Extractor(HTMLParser):
         self._meta_robots: str | None = None
         self._links: dict[str, None] = {}
         self._base_href: str | None = None
-        self._text = _TextParts() if fingerprint else None
+        self._text = TextParts() if fingerprint else None
         self._main = MainText() if main_text and not inert else None
 
     def facts(self) -> HtmlFacts:
@@ -415,7 +199,7 @@ class _Extractor(HTMLParser):
             meta_robots=self._meta_robots,
             links=list(self._links),
             base_href=self._base_href,
-            fingerprint=_fingerprint(self._text.parts()) if self._text is not None else None,
+            fingerprint=text_fingerprint(self._text.parts()) if self._text is not None else None,
             main_text=self._main.text() if self._main is not None else "",
         )
 
@@ -458,11 +242,11 @@ class _Extractor(HTMLParser):
             return
 
         pieces = self._text
-        if pieces is not None and tag in ("input", "meta") and _is_secret_field(tag, attrs):
+        if pieces is not None and tag in ("input", "meta") and is_secret_field(tag, attrs):
             pieces = None
         hreflang_like = False
         for name, value in attrs:
-            if name in _CONTENT_ATTRS:
+            if name in CONTENT_ATTRS:
                 if value and pieces is not None:
                     pieces.append(value)
             elif name in _HREFLANG_NAMES:
@@ -525,154 +309,6 @@ class _Extractor(HTMLParser):
                 self._main.data(data)
         elif raw not in ("script", "style") and pieces is not None:  # code is not content
             pieces.append(data)
-
-    def close(self) -> None:
-        """End of input as an HTML5 tokenizer sees it, in linear time.
-
-        3.11's html.parser re-scans every unterminated construct to the end of the input, which
-        is quadratic (CVE-2025-6069: 100 KB of `<a ` takes a minute). What `feed` leaves over is
-        raw text still open, plain text ending in `&`, or an unterminated tag, comment or
-        declaration, which WHATWG drops (a lone `<` or `</` is text).
-        """
-        rest, self.rawdata = self.rawdata, ""
-        if self.cdata_elem is not None:
-            self.handle_data(rest)
-        elif rest in ("<", "</") or not rest.startswith("<"):
-            self.handle_data(unescape(rest))
-
-    # -- positions --
-    # html.parser counts the newlines of every token it passes (about 7 % of the extraction), while
-    # only annotations, ignored elements and the end of the head need a line: lines are counted when
-    # one is asked for, up to where the parser is then, by html.parser's own updatepos.
-
-    def reset(self) -> None:
-        super().reset()
-        self._at = self._counted = 0  # where the parser is in rawdata; where lineno was counted to
-
-    def updatepos(self, i: int, j: int) -> int:
-        self._at = j
-        return j
-
-    def getpos(self) -> tuple[int, int]:
-        if self._at > self._counted:
-            super().updatepos(self._counted, self._at)
-            self._counted = self._at
-        return super().getpos()
-
-    # -- tokens, made faster --
-    # html.parser spends most of a page's extraction in Python for every tag: a regex to find the
-    # tag's end, another for its name, one per attribute, then the checks between them. Plain tags
-    # (``_PLAIN_TAG``) are read here with one match each and handed to the same handlers with the
-    # same arguments; everything else goes to html.parser's own methods, so the tokens, and so every
-    # fact, are html.parser's (a Hypothesis test compares the two token by token). The loop is one
-    # function because it runs for every token: a call per tag cost 8 % of the extraction.
-    # Measured on the benchmark's 5 KB pages: 770 -> 450 µs a page (bench/RESULTS.md).
-
-    def goahead(self, end: bool) -> None:
-        """html.parser's ``goahead`` (3.11, ``convert_charrefs``), plain tags read in one match."""
-        rawdata = self.rawdata
-        i, n = 0, len(rawdata)
-        handle_data = self.handle_data
-        plain_tag, plain_attributes = _PLAIN_TAG.match, _PLAIN_ATTRIBUTE.findall
-        cdata_content = self.CDATA_CONTENT_ELEMENTS
-        while i < n:
-            if self.cdata_elem is None:
-                j = rawdata.find("<", i)
-                if j < 0:
-                    # Text that may end in the middle of a character reference waits for more.
-                    amp = rawdata.rfind("&", max(i, n - 34))
-                    if amp >= 0 and not _REFERENCE_END.search(rawdata, amp):
-                        break
-                    j = n
-                if i < j:
-                    self._at = i
-                    text = rawdata[i:j]
-                    handle_data(unescape(text) if "&" in text else text)
-            else:
-                match = self.interesting.search(rawdata, i)
-                if match is None:
-                    break
-                j = match.start()
-                if i < j:
-                    self._at = i
-                    handle_data(rawdata[i:j])
-            i = self._at = j
-            if i == n:
-                break
-            tag = plain_tag(rawdata, i)
-            if tag is None:
-                k = self._markup(i, end)
-                if k < 0:
-                    break
-                i = self._at = k
-                continue
-            # What html.parser's parse_starttag or parse_endtag would do with this plain tag.
-            name, attributes, self_closing, end_name = tag.group("start", "attributes", "closed", "end")
-            if end_name is not None:
-                self.handle_endtag(end_name.lower())
-                if self.cdata_elem is not None:
-                    self.clear_cdata_mode()
-            else:
-                self.lasttag = name = name.lower()
-                attrs: list[tuple[str, str | None]] = []
-                if attributes:
-                    for attribute, equals, double, single, bare in plain_attributes(attributes):
-                        value = (double or single or bare) if equals else None
-                        attrs.append((attribute.lower(), unescape(value) if value else value))
-                if self_closing:
-                    self.handle_startendtag(name, attrs)
-                else:
-                    self.handle_starttag(name, attrs)
-                    if name in cdata_content:
-                        self.set_cdata_mode(name)
-            i = self._at = tag.end()
-        if end and i < n and self.cdata_elem is None:
-            self._at = i
-            handle_data(unescape(rawdata[i:n]))
-            i = n
-        # What was read leaves rawdata: count its lines first, then positions start again at 0.
-        self._at = i
-        self.getpos()
-        self.rawdata = rawdata[i:]
-        self._at = self._counted = 0
-
-    def _markup(self, i: int, end: bool) -> int:
-        """html.parser's reading of any other markup at `i` (its ``goahead`` at a `<`): where it
-        ends, or -1 to wait for more input."""
-        rawdata = self.rawdata
-        startswith = rawdata.startswith
-        if starttagopen.match(rawdata, i):
-            k = self.parse_starttag(i)
-        elif startswith("</", i):
-            k = self.parse_endtag(i)
-        elif startswith("<!--", i):
-            k = self.parse_comment(i)
-        elif startswith("<?", i):
-            k = self.parse_pi(i)
-        elif startswith("<!", i):
-            k = self.parse_html_declaration(i)
-        elif i + 1 < len(rawdata):
-            self.handle_data("<")
-            k = i + 1
-        else:
-            return -1
-        if k < 0:
-            if not end:
-                return -1
-            k = rawdata.find(">", i + 1)
-            if k < 0:
-                k = rawdata.find("<", i + 1)
-                k = i + 1 if k < 0 else k
-            else:
-                k += 1
-            text = rawdata[i:k]
-            self.handle_data(text if self.cdata_elem is not None else unescape(text))
-        return k
-
-    def parse_marked_section(self, i: int, report: bool = True) -> int:
-        # 3.11's html.parser raises AssertionError on `<![foo[`; outside SVG and MathML an HTML5
-        # tokenizer reads any `<![` as a bogus comment up to the next `>`.
-        return self.parse_bogus_comment(i, report)
 
     # -- facts --
 

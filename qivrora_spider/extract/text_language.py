@@ -22,8 +22,8 @@ MIN_LETTERS = 200
 #: CLD2's codes where hreflang writes another ISO 639-1 code (or, for Chinese, names the script).
 _CLD2_CODES = {"iw": "he", "jw": "jv", "zh": "zh-Hans", "sr-ME": "sr"}
 
-#: Languages no identifier tells apart reliably (CLD2 reads 21 % of Bosnian as Bosnian, at up to
-#: 0.99): they are one language for HL503. Each maps to its group's name.
+#: Languages no identifier tells apart reliably (CLD2 names Bosnian right in a minority of texts, and is
+#: confident when wrong; bench/RESULTS.md): they are one language for HL503. Each maps to its group's name.
 SAME_LANGUAGE = {
     **dict.fromkeys(("hr", "sr", "bs", "sh"), "hbs"),
     **dict.fromkeys(("ms", "id"), "ms"),
@@ -78,8 +78,8 @@ _LATIN_1_NON_LETTERS = bytes(code for code in range(256) if not chr(code).isalph
 def letters_in(text: str) -> int:
     """How many characters of `text` are letters (``str.isalpha``).
 
-    Most main texts are Latin-1 (Western European languages): their non-letters deleted in C, the
-    count takes 1 µs instead of 22 for 1,000 characters. Others are counted one by one, still in C.
+    Most main texts are Latin-1 (Western European languages): their non-letters are deleted in C and
+    the rest counted at once. Others are counted one by one, still in C.
     """
     try:
         return len(text.encode("latin-1").translate(None, _LATIN_1_NON_LETTERS))

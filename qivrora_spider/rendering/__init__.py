@@ -1,8 +1,9 @@
 """Rendering (``-a render=1``): HTML pages also go through headless Chromium, via scrapy-playwright.
 
-Nothing here imports scrapy-playwright or Playwright: the spider calls ``enable_rendering`` only when
-asked to render, which names ``handler.RenderingDownloadHandler`` as the download handler, and Scrapy
-imports it then. A crawl without ``render=1`` starts no browser and never imports them.
+Nothing here imports scrapy-playwright or Playwright: the spider names the add-on ``Rendering`` in
+``ADDONS`` only when asked to render, the add-on names ``handler.RenderingDownloadHandler`` as the
+download handler, and Scrapy imports it then. A crawl without ``render=1`` starts no browser and
+never imports them.
 
 How a page is rendered, once (``handler``): Scrapy's own HTTP handler fetches the URL, so status,
 headers, timeouts, size limits and errors are those of every other request, and that body is the HTML
@@ -51,9 +52,9 @@ class RenderOptions:
         block = settings.getlist("QIVRORA_RENDER_BLOCK")
         return cls(
             browser=str(settings.get("QIVRORA_RENDER_BROWSER") or ""),
-            concurrency=max(1, settings.getint("QIVRORA_RENDER_CONCURRENCY", 4)),
-            timeout=max(1.0, settings.getfloat("QIVRORA_RENDER_TIMEOUT", 15.0)),
-            settle=max(0.0, settings.getfloat("QIVRORA_RENDER_SETTLE", 0.5)),
+            concurrency=max(1, settings.getint("QIVRORA_RENDER_CONCURRENCY")),
+            timeout=max(1.0, settings.getfloat("QIVRORA_RENDER_TIMEOUT")),
+            settle=max(0.0, settings.getfloat("QIVRORA_RENDER_SETTLE")),
             block=frozenset(part.strip().lower() for part in block if part.strip()),
             user_agent=str(settings.get("USER_AGENT") or ""),
         )
@@ -78,28 +79,34 @@ def render_problem(settings: BaseSettings) -> str | None:
     return None
 
 
-def enable_rendering(settings: BaseSettings) -> None:
-    """Route http(s) downloads through the rendering handler, and configure scrapy-playwright.
-
-    Called from the spider's ``from_crawler``, before the settings are frozen. The handler fetches every
+class Rendering:
+    """The add-on of ``-a render=1``: http(s) downloads through the rendering handler, scrapy-playwright
+    configured. The spider names it in ``ADDONS`` when asked to render, as the distributed profile names
+    ``DistributedCrawl``; Scrapy applies it before the settings are frozen. The handler fetches every
     request as Scrapy does; only requests the spider marks (``meta["qivrora_render"]``) are rendered.
     """
-    options = RenderOptions.from_settings(settings)
-    handlers = dict(settings.getdict("DOWNLOAD_HANDLERS"))
-    handlers.update({"http": HANDLER, "https": HANDLER})
-    settings.set("DOWNLOAD_HANDLERS", handlers, priority="spider")
-    launch: dict[str, object] = {"headless": True, "args": list(CHROMIUM_ARGS)}
-    if options.browser:
-        launch["executable_path"] = options.browser
-    # Playwright runs Chromium without its sandbox unless told otherwise (chromium_sandbox=False), which
-    # is what root needs; the pages rendered are the audited site's own.
-    settings.set("PLAYWRIGHT_LAUNCH_OPTIONS", {**settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS"), **launch},
-                 priority="spider")
-    settings.set("PLAYWRIGHT_BROWSER_TYPE", "chromium", priority="spider")
-    # One context per page (a fresh profile, as Google renders), so at most `concurrency` at once.
-    settings.set("PLAYWRIGHT_MAX_CONTEXTS", options.concurrency, priority="spider")
-    settings.set("PLAYWRIGHT_MAX_PAGES_PER_CONTEXT", 1, priority="spider")
-    settings.set("PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT", options.timeout * 1000, priority="spider")
+
+    #: What -a render=1 asks for overrides the project's settings (its download handlers), as a spider's
+    #: settings do; the command line (-s) still overrides it.
+    PRIORITY = "spider"
+
+    def update_settings(self, settings: BaseSettings) -> None:
+        options = RenderOptions.from_settings(settings)
+        handlers = dict(settings.getdict("DOWNLOAD_HANDLERS"))
+        handlers.update({"http": HANDLER, "https": HANDLER})
+        settings.set("DOWNLOAD_HANDLERS", handlers, priority=self.PRIORITY)
+        launch: dict[str, object] = {"headless": True, "args": list(CHROMIUM_ARGS)}
+        if options.browser:
+            launch["executable_path"] = options.browser
+        # Playwright runs Chromium without its sandbox unless told otherwise (chromium_sandbox=False),
+        # which is what root needs; the pages rendered are the audited site's own.
+        launch_options = {**settings.getdict("PLAYWRIGHT_LAUNCH_OPTIONS"), **launch}
+        settings.set("PLAYWRIGHT_LAUNCH_OPTIONS", launch_options, priority=self.PRIORITY)
+        settings.set("PLAYWRIGHT_BROWSER_TYPE", "chromium", priority=self.PRIORITY)
+        # One context per page (a fresh profile, as Google renders), so at most `concurrency` at once.
+        settings.set("PLAYWRIGHT_MAX_CONTEXTS", options.concurrency, priority=self.PRIORITY)
+        settings.set("PLAYWRIGHT_MAX_PAGES_PER_CONTEXT", 1, priority=self.PRIORITY)
+        settings.set("PLAYWRIGHT_DEFAULT_NAVIGATION_TIMEOUT", options.timeout * 1000, priority=self.PRIORITY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,4 +119,4 @@ class RenderResult:
     settled: bool = True  # False: the <head> still changed when the timeout came, and was read then
 
 
-__all__ = ["CHROMIUM_ARGS", "HANDLER", "RenderOptions", "RenderResult", "enable_rendering", "render_problem"]
+__all__ = ["CHROMIUM_ARGS", "HANDLER", "RenderOptions", "RenderResult", "Rendering", "render_problem"]

@@ -28,7 +28,8 @@ from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
 from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 
-from ..download_handlers import replace_pool
+from ..compat.scrapy import downloader_middlewares, replace_pool
+from ..compat.scrapy_playwright import create_page
 from ..downloadermiddlewares.private_guard import PrivateAddressGuard
 from ..extract.page_facts import is_html
 from . import RenderOptions, RenderResult
@@ -94,7 +95,7 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
             }
             context: BrowserContext | None = None
             try:
-                page = await self._create_page(request=request, spider=self.crawler.spider)
+                page = await create_page(self, request, self.crawler.spider)
                 context = page.context
                 self._phase("open", started)
                 result = await asyncio.wait_for(
@@ -226,8 +227,7 @@ class RenderingDownloadHandler(ScrapyPlaywrightDownloadHandler):
         """The crawl's own guard (None where it is off: QIVRORA_ALLOW_PRIVATE, an offline audit)."""
         if not self._guard_found:
             self._guard_found = True
-            engine = self.crawler.engine
-            middlewares = engine.downloader.middleware.middlewares if engine is not None else ()
+            middlewares = downloader_middlewares(self.crawler.engine)
             self._guard = next((m for m in middlewares if isinstance(m, PrivateAddressGuard)), None)
         return self._guard
 

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..audit import AuditContext
-from ..audit.context import MAX_CHAIN, cluster_id
-from ..audit.hreflang_graph import HreflangGraph
-from ..audit.language import content_mismatches, language_name
-from ..audit.targets import answers
+from ..audit.checks.language import content_mismatches, language_name
+from ..audit.core.context import MAX_CHAIN, cluster_id
+from ..audit.core.site_index import HreflangGraph
+from ..audit.core.wording import answers
 from ..extract.hreflang_values import canonical_hreflang, check_hreflang
 from .files import write_atomically
 from .jinja import ENV

@@ -15,7 +15,7 @@ from itertools import islice
 from typing import Sequence
 
 from ..audit import CHECKS, AuditContext, Check
-from ..audit.language import CONFIDENT, content_mismatches, language_name
+from ..audit.checks.language import CONFIDENT, content_mismatches, language_name
 from ..extract.text_language import MIN_LETTERS
 from ..findings import SEVERITY_RANK, Finding
 from .fixes import ClusterFix, cluster_fixes

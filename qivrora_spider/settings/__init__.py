@@ -27,13 +27,13 @@ AUTOTHROTTLE_MAX_DELAY = 10.0
 AUTOTHROTTLE_TARGET_CONCURRENCY = 2.0
 
 #: Our pipelines are synchronous: Scrapy's default of 100 concurrent items only starts 101 asyncio
-#: tasks per response (35% of the crawl's time in bench/RESULTS.md), and one keeps findings in order.
+#: tasks per response, and one keeps findings in order.
 CONCURRENT_ITEMS = 1
 #: Scrapy's "Crawled" and "Scraped from" lines only where a handler keeps DEBUG: each builds a log record
-#: even when the level drops it (bench/ceiling-notes.md).
-LOG_FORMATTER = "qivrora_spider.extensions.logformatter.QuietLogFormatter"
-#: Scrapy's stats collector without its per-lookup deprecation hook: 2.7 -> 0.2 µs a stats call.
-STATS_CLASS = "qivrora_spider.extensions.statscollector.DirectStatsCollector"
+#: even when the level drops it (qivrora_spider/compat/scrapy.py).
+LOG_FORMATTER = "qivrora_spider.compat.scrapy.QuietLogFormatter"
+#: Scrapy's stats collector without its per-lookup deprecation hook (qivrora_spider/compat/scrapy.py).
+STATS_CLASS = "qivrora_spider.compat.scrapy.DirectStatsCollector"
 
 # Faults: a dead alternate is a finding (HL404), not a reason to wait three minutes.
 DOWNLOAD_TIMEOUT = 20
@@ -45,7 +45,7 @@ DOWNLOAD_WARNSIZE = 0
 
 #: Scrapy's HTTP/1.1 handler, with a connection pool that never reuses a connection it is closing: a
 #: stopped download closes its connection, and Twisted's pool could hand it to the next request, which
-#: the server then received twice (qivrora_spider/download_handlers.py). -a render=1 routes both
+#: the server then received twice (qivrora_spider/compat/twisted.py). -a render=1 routes both
 #: schemes through the rendering handler, which uses the same pool.
 DOWNLOAD_HANDLERS = {
     "http": "qivrora_spider.download_handlers.HTTP11DownloadHandler",
@@ -74,7 +74,7 @@ DOWNLOADER_MIDDLEWARES = {
 ITEM_PIPELINES = {
     "qivrora_spider.pipelines.StatusPipeline": 100,
 }
-lazy_remote_control = "qivrora_spider.extensions.remote_control.LazyRemoteControl"
+lazy_remote_control = "qivrora_spider.compat.scrapy.LazyRemoteControl"
 #: Scrapy's own, but its remote control (off, below) is imported only when turned on: its module imports
 #: aiohttp. In the base dict because Scrapy imports every key of EXTENSIONS, None-valued ones too.
 EXTENSIONS_BASE = {
@@ -116,6 +116,9 @@ FEED_STORAGES = {
 QIVRORA_SEVERITY: dict[str, str] = {}
 #: Checks to skip, e.g. -s QIVRORA_DISABLE=HL203,SM002.
 QIVRORA_DISABLE: list[str] = []
+#: The lowest severity that fails the run (exit status 1) and a JUnit test case: error, warning or notice;
+#: "" fails on none (the JUnit report then fails on errors and warnings).
+QIVRORA_FAIL_ON = ""
 #: Path of report.html, written right after the audit (also by `scrapy hreflang-report`); "" writes none.
 #: One self-contained page for people: summary, a matrix and a picture per cluster, fixes, findings.
 QIVRORA_REPORT = ""
@@ -126,6 +129,9 @@ QIVRORA_PROGRESS_INTERVAL = 10.0
 #: The crawl state (SQLite): what earlier crawls of each site saw, for SM010/SM011 and the findings'
 #: `change` column (new, persisting); relative to the working directory; "" keeps no state.
 QIVRORA_STATE = ".qivrora/state.sqlite"
+#: Keep each page's content fingerprint even where nothing of the crawl compares it (a pipeline of your
+#: own); the state, a facts feed and JOBDIR keep it regardless.
+QIVRORA_FINGERPRINTS = False
 #: Where to write the findings resolved since the previous crawl (.csv, .jsonl or .json); "": nowhere.
 QIVRORA_RESOLVED = ""
 #: Where to write the clusters changed since the previous crawl, one JSON line each; "": nowhere.
@@ -167,6 +173,6 @@ REMOTE_CONTROL_ENABLED = False
 LOG_LEVEL = "INFO"
 # Scrapy parses the source of a generator callback with `ast` to warn of a `return value` in it, and
 # caches the answer by bound method: a method bound anew for each request misses the cache, so each
-# response cost a parse (2 % of a crawl). No callback of ours returns a value (tests/test_crawl.py).
+# response cost a parse. No callback of ours returns a value (tests/test_crawl.py).
 WARN_ON_GENERATOR_RETURN_VALUE = False
 TWISTED_REACTOR = "twisted.internet.asyncioreactor.AsyncioSelectorReactor"

@@ -29,7 +29,7 @@ from ..extract.sitemap_parse import MAX_SITEMAP_BYTES, sniff_sitemap
 from ..extract.urls import origin
 from ..facts import INTERRUPTED, Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
 from ..feeds.exporters import exports_facts
-from ..rendering import RenderResult, enable_rendering
+from ..rendering import Rendering, RenderResult
 from ..signals import audit_items, crawl_interrupted, robots_recorded
 from ..state.history import setting_path
 from ..state.jobdir import kept
@@ -118,7 +118,8 @@ class HreflangSpider(Spider):
     def from_crawler(cls, crawler: Crawler, *args: Any, **kwargs: Any) -> Self:
         spider = super().from_crawler(crawler, *args, **kwargs)
         if spider.arguments.render:
-            enable_rendering(crawler.settings)  # only now is scrapy-playwright imported (by Scrapy)
+            # Applied with the other add-ons, after this; only then is scrapy-playwright imported.
+            crawler.settings["ADDONS"].set(Rendering, 0, priority="spider")
         allow_long_header_lines()  # a Link header listing many alternates is longer than 16 KiB
         crawler.signals.connect(spider.robots_recorded, signal=robots_recorded)
         crawler.signals.connect(spider.headers_received, signal=signals.headers_received)

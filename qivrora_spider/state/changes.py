@@ -18,7 +18,7 @@ from ..findings import CHANGES, Finding
 from .store import CrawlRecord, Membership, Observation
 
 if TYPE_CHECKING:
-    from ..audit.context import AuditContext
+    from ..audit.core.context import AuditContext
     from ..facts import CrawlInfo, Page, SitemapFile, TargetStatus
 
 #: How many resolved findings and changed clusters the log lists (the files list all of them).

@@ -21,7 +21,7 @@ from .changes import Changes, compare, membership, reach_of, record_of
 from .store import CrawlRecord, StateError, StateStore, history_key
 
 if TYPE_CHECKING:
-    from ..audit.context import AuditContext
+    from ..audit.core.context import AuditContext
     from ..facts import CrawlInfo
     from ..findings import Finding
 

@@ -8,8 +8,8 @@ import weakref
 import networkx as nx
 
 from qivrora_spider.audit import AuditContext
-from qivrora_spider.audit.cluster_graph import cluster_graphs
-from qivrora_spider.audit.fact_store import FactStore
+from qivrora_spider.audit.core.cluster_graph import cluster_graphs
+from qivrora_spider.audit.core.fact_store import FactStore
 
 from .builders import CrawlInfo, ann, cluster, page
 

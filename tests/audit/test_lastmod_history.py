@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from qivrora_spider.audit import AuditContext, audit
-from qivrora_spider.audit.fact_store import FactStore
+from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.state.store import CrawlRecord, Observation
 from tests.audit.builders import CRAWL_STARTED, CrawlInfo, entry, page
 

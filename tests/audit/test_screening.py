@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qivrora_spider.audit import AuditContext, markup
-from qivrora_spider.audit.fact_store import FactStore
+from qivrora_spider.audit import AuditContext
+from qivrora_spider.audit.core import written as written_annotations
+from qivrora_spider.audit.core.fact_store import FactStore
 
 from .builders import CrawlInfo, ann, entry, page, run
 
@@ -70,7 +71,7 @@ def _judge_every_annotated_page(ctx: AuditContext) -> set[str]:
 def test_the_screen_hides_no_finding(facts: list[object]) -> None:
     screened = run(facts)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(markup, "_may_be_faulty", _judge_every_annotated_page)
+        patch.setattr(written_annotations, "_may_be_faulty", _judge_every_annotated_page)
         unscreened = run(facts)
     assert screened == unscreened
 
@@ -79,7 +80,7 @@ def test_a_plain_page_is_screened_out_and_a_faulty_one_in() -> None:
     plain = page(PAGES[0], ann("en", PAGES[0]), ann("de", PAGES[1]))
     repeated = page(PAGES[1], ann("de", PAGES[1]), ann("de", PAGES[1]))
     ctx = AuditContext(_store([plain, repeated]))
-    assert markup._may_be_faulty(ctx) == {PAGES[1]}
+    assert written_annotations._may_be_faulty(ctx) == {PAGES[1]}
 
 
 def _store(facts: list[object]) -> FactStore:

@@ -44,9 +44,13 @@ def sm(facts: list) -> list[tuple[str, str, str]]:
     return sorted((f.check, f.url, f.target) for f in run(facts) if f.check.startswith("SM"))
 
 
-def test_every_sm_check_is_in_the_sitemaps_family() -> None:
+def test_every_sm_check_is_in_a_sitemap_family() -> None:
     # SM010 and SM011 too: they need the previous crawl (tests/audit/test_lastmod_history.py).
-    assert {c.family for c in CHECKS.values() if c.id.startswith("SM")} == {"sitemaps"}
+    families = {c.id: c.family for c in CHECKS.values() if c.id.startswith("SM")}
+    assert {check for check, family in families.items() if family == "lastmod"} == {
+        "SM007", "SM008", "SM009", "SM010", "SM011"
+    }
+    assert set(families.values()) == {"sitemaps", "lastmod"}
     assert CHECKS["SM001"].name == "sitemap-url-not-ok"
 
 
@@ -572,7 +576,7 @@ def test_clean_site_has_no_finding_of_these_families() -> None:
         for i, p in enumerate(pages)
     ]
     facts = [robots(HOST, SM), sitemap_file(SM, via="robots", url_count=len(entries)), *entries, *pages]
-    assert family_findings(facts, "canonical", "targets", "language", "sources", "sitemaps") == []
+    assert family_findings(facts, "canonical", "targets", "language", "sources", "sitemaps", "lastmod") == []
 
 
 def test_sm002_sitemaps_named_by_robots_count_for_the_host() -> None:

@@ -3,127 +3,26 @@
 These checks read what the author wrote, not what the graph keeps: an annotation outside <head>
 or with a relative href is still markup that says `de` is two URLs, or repeats itself. The page
 level of HL107 is here; its cluster level (pages that disagree on x-default) reads the graph.
-
-The helpers at the top (how to name an annotation and where it sits, whether a URL may stand as an
-alternate) are shared with pages.py and graph.py, which import them from here.
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass
-from itertools import chain
 from typing import Iterable, Iterator
 
-from ..extract.hreflang_values import canonical_hreflang, check_hreflang
-from ..extract.urls import HrefKind, InvalidURL, classify_href, href_problem, normalize_url
-from ..facts import Annotation, IgnoredAnnotation, Page
-from .context import AuditContext, per_audit
-from .registry import Hit, check
-
-X_DEFAULT = "x-default"
-
-# --- shared helpers ------------------------------------------------------------------------------
-
-
-def code(text: str) -> str:
-    return f"`{text}`"
+from ...extract.hreflang_values import canonical_hreflang
+from ...extract.urls import HrefKind, InvalidURL, classify_href, href_problem, normalize_url
+from ...facts import Annotation, IgnoredAnnotation
+from ..core.annotations import x_default_declarers
+from ..core.context import AuditContext
+from ..core.registry import Hit, check
+from ..core.statuses import is_lister, may_stand
+from ..core.wording import code, name_list, suggested_element
+from ..core.written import X_DEFAULT, SourceGroup, Written, resolve, source_groups
 
 
-def name_list(items: Iterable[str], cap: int = 5, *, quoted: bool = True) -> str:
-    """`a`, `b` and `c` -- at most `cap` names, then "and N more" (`quoted=False`: items as given)."""
-    names = [code(item) if quoted else item for item in items]
-    if len(names) > cap:
-        return ", ".join(names[:cap]) + f" and {len(names) - cap} more"
-    if len(names) > 1:
-        return ", ".join(names[:-1]) + " and " + names[-1]
-    return names[0] if names else ""
-
-
-@dataclass(frozen=True, slots=True)
-class Written:
-    """An annotation as written, with the sitemap file that holds it (sitemap annotations)."""
-
-    annotation: Annotation
-    sitemap: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class SourceGroup:
-    """The annotations one source gives one page: what HL101 to HL107 and HL112 judge."""
-
-    url: str  # the page (a sitemap entry's loc), or the sitemap file when the loc is unusable
-    source: str
-    items: tuple[Written, ...]
-    base: str | None  # what a relative href resolves against
-
-    @property
-    def sitemaps(self) -> list[str]:
-        return sorted({w.sitemap for w in self.items if w.sitemap})
-
-
-def written_in(annotation: Annotation) -> str:
-    """The source whose annotations are judged together: what a script writes (``rendered``) joins
-    the served <head>, since a rendered page has one head, whoever wrote its links."""
-    return "html" if annotation.source == "rendered" else annotation.source
-
-
-@per_audit
-def _may_be_faulty(ctx: AuditContext) -> set[str]:
-    """URLs whose annotations as written may be at fault: all but those that are absolute, normalised
-    hrefs in <head> with valid values written in canonical case, each value and URL once per source.
-
-    On a large site nearly every page is that plain; the checks of this module and of values.py
-    judge the others only, instead of each walking every annotation again.
-    """
-    found = set()
-    for url, listed in ctx.annotations.items():
-        if any(
-            a.href != a.url or not a.in_head or check_hreflang(a.hreflang) is not None for a in listed
-        ) or len(listed) != min(
-            len({(written_in(a), a.hreflang) for a in listed}), len({(written_in(a), a.url) for a in listed})
-        ):
-            found.add(url)
-    return found
-
-
-def source_groups(ctx: AuditContext, *, per_entry: bool = False) -> Iterator[SourceGroup]:
-    """Every (page, source) with annotations that may be at fault; with `per_entry`, one group per
-    sitemap `<url>`."""
-    faulty = _may_be_faulty(ctx)
-    for url in sorted(faulty & ctx.pages.keys()):
-        by_source: dict[str, list[Written]] = defaultdict(list)
-        for annotation in ctx.pages[url].annotations:
-            by_source[written_in(annotation)].append(Written(annotation, annotation.sitemap))
-        for source, items in sorted(by_source.items()):
-            if source == "html" and all(w.annotation.source == "rendered" for w in items):
-                source = "rendered"
-            yield SourceGroup(url, source, tuple(items), url)
-    entries_by_url = ctx.entries_by_url
-    for url in sorted(faulty & entries_by_url.keys()):
-        entries = [entry for entry in entries_by_url[url] if entry.annotations]
-        chunks = [[entry] for entry in entries] if per_entry else [entries] if entries else []
-        for chunk in chunks:
-            items = tuple(
-                Written(a, a.sitemap or entry.sitemap) for entry in chunk for a in entry.annotations
-            )
-            yield SourceGroup(url, "sitemap", items, url)
-    for entry in ctx.store.entries:
-        # A <loc> that is no URL: the annotations still stand as written, fixed in the sitemap.
-        if entry.url is None and entry.annotations:
-            items = tuple(Written(a, a.sitemap or entry.sitemap) for a in entry.annotations)
-            yield SourceGroup(entry.sitemap, "sitemap", items, None)
-
-
-def resolve(annotation: Annotation, base: str | None) -> str | None:
-    """The annotation's URL, or its href resolved against the page; None when it names no URL."""
-    if annotation.url is not None:
-        return annotation.url
-    try:
-        return normalize_url(annotation.href, base)
-    except InvalidURL:
-        return None
+# --- how an annotation is named ------------------------------------------------------------------
 
 
 def place(written: Written) -> str:
@@ -145,65 +44,6 @@ def element(annotation: Annotation) -> str:
         return f'`Link: <{annotation.href}>; rel="alternate"; hreflang="{annotation.hreflang}"`'
     tag = "xhtml:link" if annotation.source == "sitemap" else "link"
     return f'`<{tag} rel="alternate" hreflang="{annotation.hreflang}" href="{annotation.href}">`'
-
-
-def suggested_element(source: str, hreflang: str, href: str) -> str:
-    """The annotation to add, written as `source` writes it."""
-    if source == "header":
-        return f'`<{href}>; rel="alternate"; hreflang="{hreflang}"` to its HTTP `Link` header'
-    if source == "sitemap":
-        return f'`<xhtml:link rel="alternate" hreflang="{hreflang}" href="{href}"/>` to its sitemap entry'
-    return f'`<link rel="alternate" hreflang="{hreflang}" href="{href}">` to its <head>'
-
-
-def ignored_because(annotation: Annotation) -> str | None:
-    """Why search engines leave this annotation out of the graph, or None if they take it."""
-    kind = classify_href(annotation.href)
-    if kind is HrefKind.RELATIVE:
-        return f"its href {code(annotation.href)} is relative (HL101)"
-    if kind is HrefKind.INVALID or annotation.url is None:
-        return f"its href {code(annotation.href)} is not a usable URL (HL103)"
-    if not annotation.in_head:
-        return "it is outside <head> (HL105)"
-    if canonical_hreflang(annotation.hreflang) is None:
-        problem = check_hreflang(annotation.hreflang)
-        check_id = f" ({problem.check})" if problem else ""
-        return f"its value {code(annotation.hreflang)} is not a valid hreflang value{check_id}"
-    return None
-
-
-def is_lister(ctx: AuditContext, url: str) -> bool:
-    """Do this URL's annotations count? Not when it answers anything but 200 (unknown counts)."""
-    status = ctx.status(url)
-    return status is None or status == 200
-
-
-def may_stand(ctx: AuditContext, url: str) -> bool:
-    """Can `url` stand as an alternate, as far as is known? A URL that redirects, fails, is blocked
-    by robots.txt, is noindex or canonicalises elsewhere is reported as such by HL3xx and HL4xx,
-    and is left out of the cluster checks so that one defect is not reported as several."""
-    return url not in _cannot_stand(ctx)
-
-
-@per_audit
-def _cannot_stand(ctx: AuditContext) -> set[str]:
-    found = set()
-    pages = ctx.pages
-    # A URL's page record overrides a status of it (``AuditContext.fetched``).
-    statuses = ((url, record) for url, record in ctx.statuses.items() if url not in pages)
-    for url, record in chain(pages.items(), statuses):
-        status = record.status
-        if (
-            (status is not None and status != 200)
-            or (status is None and record.error)
-            or getattr(record, "not_examined", None) == "robots"
-        ):
-            found.add(url)
-        elif status == 200 and isinstance(record, Page):
-            canonicals = ctx.canonicals(url)
-            if record.noindex or (canonicals and url not in canonicals):
-                found.add(url)
-    return found
 
 
 def source_name(group: SourceGroup) -> str:
@@ -517,12 +357,6 @@ def duplicate_language(ctx: AuditContext) -> Iterator[Hit]:
                 hreflang=spelling,
                 source=group.source,
             )
-
-
-@per_audit
-def x_default_declarers(ctx: AuditContext) -> set[str]:
-    """The URLs whose usable annotations declare an x-default (whether their annotations count or not)."""
-    return {url for url, out in ctx.graph.succ.items() if any(X_DEFAULT in values for values in out.values())}
 
 
 def _x_default_claims(ctx: AuditContext, members: list[str]) -> dict[str, set[str]]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from typing import Any, Iterable
 
-from ..facts import (
+from ...facts import (
     CrawlInfo,
     Page,
     RobotsTxt,

@@ -6,7 +6,7 @@ import networkx as nx
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qivrora_spider.audit.hreflang_graph import HreflangGraph
+from qivrora_spider.audit.core.site_index import HreflangGraph
 
 URLS = [f"https://example.com/{name}/" for name in "abcdefgh"]
 edges = st.lists(st.tuples(st.sampled_from(URLS), st.sampled_from(URLS), st.sampled_from(["en", "de", "x-default"])))

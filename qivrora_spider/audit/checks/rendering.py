@@ -14,10 +14,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..extract.hreflang_values import canonical_hreflang
-from ..facts import Annotation, Page
-from .context import AuditContext
-from .registry import Hit, check
+from ...extract.hreflang_values import canonical_hreflang
+from ...facts import Annotation, Page
+from ..core.context import AuditContext
+from ..core.registry import Hit, check
 
 #: How many differences a message spells out before it counts the rest.
 MAX_LISTED = 3

@@ -14,29 +14,15 @@ HL206, not a pass and not one of these. A page that names a variant of its own U
 from __future__ import annotations
 
 from collections import defaultdict
-from http import HTTPStatus
 from typing import Callable, Iterator
 
-from ..extract.urls import origin
-from ..facts import Annotation, Page
-from .context import MAX_CHAIN, AuditContext, per_audit, places
-from .pages import variant_self_references
-from .registry import Hit, check
-
-#: Page.error / TargetStatus.error kinds, as a message says them.
-_ERRORS = {
-    "dns": "its host name does not resolve (DNS lookup failed)",
-    "refused": "its server refuses the connection",
-    "timeout": "its server did not answer in time",
-    "tls": "its TLS (HTTPS) handshake fails",
-    "reset": "its server drops the connection",
-    "ignored": "its answer could not be read (e.g. a compressed body larger than DOWNLOAD_MAXSIZE)",
-}
-
-
-def failure_reason(kind: str) -> str:
-    """Why a URL gave no answer (a Page or TargetStatus ``error`` kind), as a message says it."""
-    return _ERRORS.get(kind, f"it could not be fetched ({kind})")
+from ...extract.urls import origin
+from ...facts import Annotation, Page
+from ..core.annotations import variant_self_references
+from ..core.context import AuditContext, per_audit, places
+from ..core.registry import Hit, check
+from ..core.statuses import redirect_story
+from ..core.wording import ERRORS, answers
 
 
 def _verdict(ctx: AuditContext, target: str) -> str | None:
@@ -62,14 +48,6 @@ def _verdict(ctx: AuditContext, target: str) -> str | None:
     if getattr(record, "not_examined", None) == "robots":
         return "HL405"
     return None
-
-
-def answers(status: int) -> str:
-    """`answers 404 Not Found`: a status as a message says it."""
-    try:
-        return f"answers {status} {HTTPStatus(status).phrase}"
-    except ValueError:
-        return f"answers {status}"
 
 
 @per_audit
@@ -100,36 +78,6 @@ def _pair_hits(ctx: AuditContext, check_id: str, explain: Callable[[str], str]) 
             hreflang=first.hreflang,
             source=first.source,
         )
-
-
-def redirect_story(ctx: AuditContext, url: str, use: str = "annotate") -> str:
-    """Where a redirecting URL leads, and the fix (`use` the final URL), for a message."""
-    record = ctx.fetched(url)
-    answer = answers(record.status) if record is not None and record.status else "redirects"
-    chain = ctx.redirect_chain(url)
-    if len(chain) == 1:
-        return f"{answer} without a Location header"
-    if chain[-1] in chain[:-1]:
-        loop = " → ".join(chain[chain.index(chain[-1]) :])
-        return f"redirects in a loop ({loop}) and never reaches a page: fix the redirects"
-    final = ctx.fetched(chain[-1])
-    if final is not None and final.location:  # redirect_chain stopped following
-        return f"redirects more than {MAX_CHAIN} times without reaching a page: fix the redirects"
-    hops = len(chain) - 1
-    if hops == 1:
-        path = f"{answer} and redirects to {chain[-1]}"
-    else:
-        path = f"goes through a chain of {hops} redirects ({' → '.join(chain)})"
-    if final is None or final.status is None:
-        state = (
-            f"cannot be reached ({final.error})" if final is not None and final.error else "was not examined"
-        )
-        if getattr(final, "not_examined", None) == "private":
-            state = "points at an internal address, which the crawl does not fetch and search engines cannot reach"
-        return f"{path}, which {state}: {use} the final URL directly once it answers 200"
-    if final.status == 200:
-        return f"{path}: {use} {chain[-1]} directly"
-    return f"{path}, which {answers(final.status)}: {use} the URL that serves the page"
 
 
 @check(
@@ -224,7 +172,7 @@ def alternate_unreachable(ctx: AuditContext) -> Iterator[Hit]:
         record = ctx.fetched(target)
         error = record.error if record is not None and record.error else "error"
         detail = getattr(record, "error_detail", None)
-        reason = _ERRORS.get(error) or f"could not be fetched ({detail or error})"
+        reason = ERRORS.get(error) or f"could not be fetched ({detail or error})"
         return f"cannot be reached: {reason}; correct the URL or fix its host"
 
     yield from _pair_hits(ctx, "HL404", explain)

@@ -3,7 +3,7 @@
 Each defect is reported once, by the check that names it best:
 
 * a target that redirects, fails, is blocked by robots.txt, is noindex or canonicalises elsewhere
-  is HL3xx/HL4xx business (``markup.may_stand``), so it yields no HL201, HL204 or HL205 as well;
+  is HL3xx/HL4xx business (``statuses.may_stand``), so it yields no HL201, HL204 or HL205 as well;
   a page that lists another through a URL that redirects to it is HL401's, not HL201's; the
   annotations of a page that answers anything but 200, is noindex or canonicalises elsewhere do
   not count here (search engines ignore them);
@@ -22,13 +22,15 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterator
 
-from ..extract.hreflang_values import canonical_hreflang, primary_language
-from ..extract.urls import InvalidURL, normalised_origin, variant_key
-from .cluster_graph import ClusterGraph
-from .context import AuditContext, per_audit
-from .markup import X_DEFAULT, code, may_stand, name_list, suggested_element
-from .pages import annotations_for, ignored_annotation_for, own_value, page_source, written_value
-from .registry import Hit, check
+from ...extract.hreflang_values import canonical_hreflang, primary_language
+from ...extract.urls import InvalidURL, normalised_origin, variant_key
+from ..core.annotations import annotations_for, ignored_annotation_for, own_value, page_source, written_value
+from ..core.cluster_graph import ClusterGraph
+from ..core.context import AuditContext, per_audit
+from ..core.registry import Hit, check
+from ..core.statuses import may_stand
+from ..core.wording import code, name_list, suggested_element
+from ..core.written import X_DEFAULT
 
 _LIMITS = {
     "max_pages": "the crawl reached its request limit (`-a max_pages`) before examining it",

@@ -13,13 +13,13 @@ from typing import Iterator, NamedTuple
 
 import pycountry
 
-from ..extract.hreflang_values import canonical_hreflang, parse_language_tag, primary_language
-from ..extract.text_language import KNOWN as KNOWN_LANGUAGES
-from ..extract.text_language import group
-from ..extract.urls import variant_key
-from ..facts import Annotation, Page
-from .context import SOURCE_ORDER, AuditContext, per_audit, where_read
-from .registry import Hit, check
+from ...extract.hreflang_values import canonical_hreflang, parse_language_tag, primary_language
+from ...extract.text_language import KNOWN as KNOWN_LANGUAGES
+from ...extract.text_language import group
+from ...extract.urls import variant_key
+from ...facts import Annotation, Page
+from ..core.context import SOURCE_ORDER, AuditContext, per_audit, where_read
+from ..core.registry import Hit, check
 
 
 def _self_languages(ctx: AuditContext, url: str) -> list[Annotation]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections import defaultdict
 from typing import Iterator
 
-from ..extract.hreflang_values import check_hreflang
-from .context import AuditContext, per_audit
-from .markup import code, resolve, source_groups
-from .registry import Hit, check
+from ...extract.hreflang_values import check_hreflang
+from ..core.context import AuditContext, per_audit
+from ..core.registry import Hit, check
+from ..core.wording import code
+from ..core.written import resolve, source_groups
 
 
 @per_audit

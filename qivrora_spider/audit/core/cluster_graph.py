@@ -23,10 +23,10 @@ from typing import Iterator
 
 import networkx as nx
 
-from ..extract.urls import variant_key
+from ...extract.urls import variant_key
 from .context import AuditContext
-from .hreflang_graph import Declared
-from .markup import is_lister, may_stand
+from .site_index import Declared
+from .statuses import is_lister, may_stand
 
 _NONE: Declared = {}
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..extract.hreflang_values import canonical_hreflang
-from ..facts import Annotation
-from .context import SOURCE_ORDER, AuditContext, is_usable, page_part, places
-from .registry import Hit, check
+from ...extract.hreflang_values import canonical_hreflang
+from ...facts import Annotation
+from ..core.context import SOURCE_ORDER, AuditContext, is_usable, page_part, places
+from ..core.registry import Hit, check
 
 #: How many differences a message spells out before it counts the rest.
 MAX_LISTED = 3

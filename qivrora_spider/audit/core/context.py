@@ -13,15 +13,15 @@ from datetime import datetime, timezone
 from functools import cached_property, wraps
 from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, TypeVar
 
-from ..extract.hreflang_values import canonical_hreflang
-from ..extract.urls import HrefKind, classify_href
-from ..facts import Annotation, Page, SitemapEntry, TargetStatus
+from ...extract.hreflang_values import canonical_hreflang
+from ...extract.urls import HrefKind, classify_href
+from ...facts import Annotation, Page, SitemapEntry, TargetStatus
 from .fact_store import FactStore
-from .hreflang_graph import Declared, HreflangGraph
+from .site_index import Declared, HreflangGraph
 
 if TYPE_CHECKING:
     # The previous crawl is an input of the audit, read from the state by the crawl, never here.
-    from ..state.store import CrawlRecord
+    from ...state.store import CrawlRecord
 
 #: Longest redirect chain followed when explaining where an alternate ends up.
 MAX_CHAIN = 20

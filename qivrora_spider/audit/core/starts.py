@@ -1,4 +1,4 @@
-"""CR001: the crawl itself. A start that could not be used is said, never audited as an empty site.
+"""Whether the crawl's starts could be used, and so whether an audit happened at all.
 
 A start is any URL the user gave (`-a start=`, every entry of `-a urls=`). It is usable when it
 reaches content the crawl can begin from: a page answering 200, at once or at the end of its
@@ -9,13 +9,10 @@ start is usable no audit happened, and the run says so (``no_usable_start``) ins
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
 
-from ..facts import INTERRUPTED, Page
+from ...facts import INTERRUPTED, Page
 from .context import MAX_CHAIN, AuditContext, per_audit
-from .markup import code
-from .registry import Hit, check
-from .targets import answers, failure_reason
+from .wording import answers, code, failure_reason
 
 #: Paths that name a sitemap: a start with one of them must be one.
 SITEMAP_ENDINGS = (".xml", ".xml.gz")
@@ -97,30 +94,6 @@ def no_usable_start(ctx: AuditContext) -> bool:
     """True where the crawl had starts and none of them could be used: no audit happened."""
     starts = {s for crawl in ctx.store.crawls for s in crawl.start_urls if not s.startswith("file:")}
     return bool(starts) and starts <= set(unusable_starts(ctx))
-
-
-@check(
-    "CR001",
-    "start-unusable",
-    "error",
-    why="""
-A start the crawl could not use leaves nothing to audit from it: an audit of an unreachable site, a
-404 or an HTML page where a sitemap was named is not a clean site. Where every start fails, no audit
-happened: the run exits with status 3 and these rows are all the feeds hold.
-""",
-    example="""
-`qivrora audit https://example.com/sitemap.xml` where `/sitemap.xml` answers 200 with the site's
-HTML home page; or a start whose server refuses the connection.
-""",
-    fix="""
-Give a start that answers 200 (follow its redirects to the final URL), or the sitemap's real URL
-(robots.txt's `Sitemap:` lines name it); check that the site is up and reachable from where the
-crawl runs.
-""",
-)
-def start_unusable(ctx: AuditContext) -> Iterator[Hit]:
-    for start, problem in unusable_starts(ctx).items():
-        yield Hit(start, f"The start {code(start)} could not be used: {problem}.", cluster="")
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..extract.hreflang_values import canonical_hreflang
-from ..facts import Canonical
-from .context import SOURCE_NAMES, AuditContext, is_usable, per_audit, places
-from .registry import Hit, check
+from ...extract.hreflang_values import canonical_hreflang
+from ...facts import Canonical
+from ..core.context import SOURCE_NAMES, AuditContext, is_usable, per_audit, places
+from ..core.registry import Hit, check
 
 
 def _languages(ctx: AuditContext, url: str) -> dict[str, str]:

@@ -1,0 +1,17 @@
+"""The check families, one module each. A family imports only the core, never another family, so
+that a check is read, changed or removed in one file. Importing this package registers them all."""
+
+from . import (  # noqa: F401
+    canonical,
+    clusters,
+    crawl,
+    language,
+    lastmod,
+    markup,
+    pages,
+    rendering,
+    sitemaps,
+    sources,
+    targets,
+    values,
+)

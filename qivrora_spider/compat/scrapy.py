@@ -1,0 +1,172 @@
+"""Scrapy: the internals the crawl relies on, and Scrapy's own costs taken off every page.
+
+Entry: ``replace_pool``
+    Relies on: the HTTP/1.1 download handler's private ``_pool`` (a Twisted ``HTTPConnectionPool``,
+    whose ``_factory`` is copied across).
+    Tested with: Scrapy 2.19.0, Twisted 26.10.0.
+    Test: tests/test_compat.py::test_scrapy_http11_handler_keeps_its_pool_in_underscore_pool.
+    Remove when: ``compat.twisted.ReusableOnlyPool`` goes.
+
+Entry: ``DirectStatsCollector``
+    Relies on: ``StatsCollector.__getattribute__`` being only the hook that warns about the deprecated
+    ``spider`` argument of the stats methods; the methods themselves are Scrapy's.
+    Tested with: Scrapy 2.19.0.
+    Test: tests/test_compat.py::test_scrapy_stats_collector_hooks_every_attribute_lookup.
+    Remove when: Scrapy drops the ``spider`` argument, and the hook with it.
+
+    Upstream bug, as it would be reported to Scrapy:
+
+        Title: StatsCollector.__getattribute__ makes every stats call ~17 times slower.
+
+        The hook that warns about the deprecated ``spider`` argument runs for every attribute lookup on
+        the collector, its own ``self._stats`` included, and first looks for a cached wrapper by raising
+        and catching an AttributeError. Scrapy calls the stats about twenty times a response.
+
+            from scrapy.statscollectors import MemoryStatsCollector
+            from scrapy.utils.test import get_crawler
+            stats = MemoryStatsCollector(get_crawler())
+            timeit.timeit(lambda: stats.inc_value("x"), number=100_000)
+
+        Expected: about 0.15 µs a call, as with ``__getattribute__ = object.__getattribute__``.
+        Actual: about 2.6 µs a call.
+
+Entry: ``LazyRemoteControl``
+    Relies on: ``scrapy.extensions.remote_control.RemoteControl`` being listed in ``EXTENSIONS_BASE``
+    under that path, and raising NotConfigured unless ``REMOTE_CONTROL_ENABLED``.
+    Tested with: Scrapy 2.19.0, aiohttp 3.14.5.
+    Test: tests/test_compat.py::test_scrapy_remote_control_module_imports_aiohttp.
+    Remove when: that module no longer imports aiohttp at import time.
+
+    Upstream bug, as it would be reported to Scrapy:
+
+        Title: a disabled remote control still imports aiohttp at every crawl's start.
+
+        ``EXTENSIONS_BASE`` lists the remote control; Scrapy imports its module before the extension
+        raises NotConfigured, and the module imports aiohttp at the top.
+
+            python -c "import sys, scrapy.extensions.remote_control; print('aiohttp' in sys.modules)"
+
+        Expected: False while ``REMOTE_CONTROL_ENABLED`` is off. Actual: True (about 0.14 s of CPU).
+
+Entry: ``QuietLogFormatter``
+    Relies on: Scrapy logging every response ("Crawled") and item ("Scraped from") through
+    ``LogFormatter.crawled`` and ``LogFormatter.scraped`` at DEBUG, on the loggers
+    ``scrapy.core.engine`` and ``scrapy.core.scraper``.
+    Tested with: Scrapy 2.19.0.
+    Test: tests/test_compat.py::test_scrapy_logs_responses_and_items_through_the_log_formatter.
+    Remove when: Scrapy checks the level before building those records.
+
+Entry: ``downloader_middlewares``
+    Relies on: ``engine.downloader.middleware.middlewares``, the built downloader middlewares.
+    Tested with: Scrapy 2.19.0.
+    Test: tests/test_compat.py::test_scrapy_downloader_lists_its_built_middlewares.
+    Remove when: Scrapy offers a public way to reach a built component.
+
+Entry: ``KeepsCrawler``
+    Relies on: ``BaseRunSpiderCommand._create_crawler(spidercls)``, through which ``scrapy crawl``
+    builds its crawler.
+    Tested with: Scrapy 2.19.0.
+    Test: tests/test_compat.py::test_scrapy_crawl_command_builds_its_crawler_in_create_crawler.
+    Remove when: the command exposes the crawler it ran.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from scrapy.exceptions import NotConfigured
+from scrapy.logformatter import LogFormatter
+from scrapy.statscollectors import MemoryStatsCollector
+from scrapy.utils.misc import build_from_crawler
+
+from .twisted import ReusableOnlyPool
+
+if TYPE_CHECKING:
+    from scrapy import Request, Spider
+    from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
+    from scrapy.core.engine import ExecutionEngine
+    from scrapy.crawler import Crawler
+    from scrapy.http import Response
+    from scrapy.logformatter import LogFormatterResult
+    from twisted.python.failure import Failure
+
+
+def replace_pool(handler: HTTP11DownloadHandler) -> None:
+    """Give a handler built on Scrapy's HTTP/1.1 handler (scrapy-playwright's too) the pool of
+    ``compat.twisted``, set up as Scrapy set up its own (``CONCURRENT_REQUESTS_PER_DOMAIN`` connections
+    kept per host, its lenient protocol factory). Called from ``__init__``, before any connection."""
+    from twisted.internet import reactor
+
+    old = handler._pool
+    pool = ReusableOnlyPool(reactor, persistent=old.persistent)
+    pool.maxPersistentPerHost = old.maxPersistentPerHost
+    pool.cachedConnectionTimeout = old.cachedConnectionTimeout
+    pool.retryAutomatically = old.retryAutomatically
+    pool._factory = old._factory
+    handler._pool = pool
+
+
+class DirectStatsCollector(MemoryStatsCollector):
+    """Scrapy's in-memory stats collector without the per-lookup hook; only its deprecation warning
+    about the ``spider`` argument is not given."""
+
+    __getattribute__ = object.__getattribute__
+
+
+class LazyRemoteControl:
+    """Stands in Scrapy's place in ``EXTENSIONS``; builds Scrapy's extension only when it is enabled."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> Any:
+        if not crawler.settings.getbool("REMOTE_CONTROL_ENABLED"):
+            raise NotConfigured
+        from scrapy.extensions.remote_control import RemoteControl
+
+        return build_from_crawler(RemoteControl, crawler)
+
+
+def keeps_debug(name: str) -> bool:
+    """Whether a DEBUG record of logger `name` reaches a handler that keeps it, as logging decides.
+
+    Asked on every line rather than once: Scrapy installs its root handler after the formatter is
+    built, and an embedding program may configure logging at any time.
+    """
+    logger: logging.Logger | None = logging.getLogger(name)
+    if not logger.isEnabledFor(logging.DEBUG):  # type: ignore[union-attr]
+        return False
+    while logger is not None:
+        if any(handler.level <= logging.DEBUG for handler in logger.handlers):
+            return True
+        logger = logger.parent if logger.propagate else None
+    return False  # logging's last resort handler shows WARNING and above
+
+
+class QuietLogFormatter(LogFormatter):
+    """Scrapy's log formatter, without the DEBUG lines of every response and item that no handler
+    keeps: the logging module builds a full record for each (the caller's frame, the time, thread and
+    process names) before the handler drops it for its level. Where a handler keeps DEBUG, the lines
+    are Scrapy's, unchanged."""
+
+    def crawled(self, request: Request, response: Response, spider: Spider) -> LogFormatterResult | None:
+        return super().crawled(request, response, spider) if keeps_debug("scrapy.core.engine") else None
+
+    def scraped(
+        self, item: Any, response: Response | Failure | None, spider: Spider
+    ) -> LogFormatterResult | None:
+        return super().scraped(item, response, spider) if keeps_debug("scrapy.core.scraper") else None
+
+
+def downloader_middlewares(engine: ExecutionEngine | None) -> tuple[Any, ...]:
+    """The downloader middlewares the crawl built, in order; none before the engine exists."""
+    return tuple(engine.downloader.middleware.middlewares) if engine is not None else ()
+
+
+class KeepsCrawler:
+    """Mixed into a ``scrapy crawl`` command: ``self._crawler`` is the crawler it ran, for the exit status."""
+
+    _crawler: Crawler | None = None
+
+    def _create_crawler(self, spidercls: type[Spider] | str) -> Crawler:
+        self._crawler = super()._create_crawler(spidercls)  # type: ignore[misc]
+        return self._crawler

@@ -1,0 +1,170 @@
+"""Each reliance on another library's internals (qivrora_spider/compat/) fails here, by name, when the
+library changes under it, and each entry says what it relies on, with what, and when it may go."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import inspect
+import subprocess
+import sys
+from html.parser import HTMLParser
+
+import pytest
+from scrapy.utils.test import get_crawler
+
+from qivrora_spider import compat
+
+from .conftest import ROOT
+
+COMPAT = ROOT / "qivrora_spider" / "compat"
+FIELDS = ("Relies on:", "Tested with:", "Test:", "Remove when:")
+
+
+def _entries(path) -> list[str]:
+    docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    return docstring.split("Entry: ")[1:]
+
+
+@pytest.mark.parametrize("path", sorted(COMPAT.glob("[!_]*.py")), ids=lambda path: path.stem)
+def test_every_compat_entry_states_its_reliance_versions_test_and_removal(path):
+    entries = _entries(path)
+    assert entries, f"{path.name} names no entry"
+    tests = {
+        f"{test.relative_to(ROOT)}::{node.name}"
+        for test in (ROOT / "tests").glob("test_*.py")
+        for node in ast.walk(ast.parse(test.read_text(encoding="utf-8")))
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    for entry in entries:
+        name = entry.split("\n", 1)[0]
+        assert all(field in entry for field in FIELDS), f"{path.name}: {name} lacks one of {FIELDS}"
+        test_field = " ".join(entry.split("Test:", 1)[1].split("Remove when:", 1)[0].split())
+        named = [word.strip(",.;") for word in test_field.split() if "::" in word]
+        assert named and set(named) <= tests, f"{path.name}: {name} names a test that does not exist: {named}"
+
+
+def test_compat_is_a_package_of_one_module_per_library():
+    libraries = {path.stem for path in COMPAT.glob("[!_]*.py")}
+    assert libraries == {"html_parser", "scrapy", "scrapy_playwright", "twisted"}
+    assert compat.__doc__
+
+
+# -- python: html.parser ---------------------------------------------------------------------------
+
+#: sha256 (first 16 hex digits) of the source of each html.parser function HtmlTokenizer forks or
+#: reads around, on the Python the fork was made from (3.11.7).
+FORKED = {
+    "HTMLParser.goahead": "482555522333534e",
+    "HTMLParser.close": "9b868725c1af619a",
+    "ParserBase.updatepos": "86f8c2b25942d126",
+}
+
+
+def test_html_parser_reading_loop_is_the_one_forked():
+    import _markupbase
+
+    functions = {
+        "HTMLParser.goahead": HTMLParser.goahead,
+        "HTMLParser.close": HTMLParser.close,
+        "ParserBase.updatepos": _markupbase.ParserBase.updatepos,
+    }
+    found = {
+        name: hashlib.sha256(inspect.getsource(function).encode()).hexdigest()[:16]
+        for name, function in functions.items()
+    }
+    assert found == FORKED, (
+        "html.parser changed upstream: compare compat/html_parser.py's HtmlTokenizer with the new "
+        "goahead/close, port the change, and record the new hashes and the Python version"
+    )
+
+
+# -- twisted ---------------------------------------------------------------------------------------
+
+
+def test_twisted_pool_private_api_is_there():
+    from twisted.internet import reactor
+    from twisted.web.client import HTTPConnectionPool
+
+    pool = HTTPConnectionPool(reactor)
+    assert callable(HTTPConnectionPool._putConnection)
+    assert isinstance(pool._connections, dict) and isinstance(pool._timeouts, dict)
+    assert pool._factory is not None
+
+
+# -- scrapy ----------------------------------------------------------------------------------------
+
+
+def test_scrapy_http11_handler_keeps_its_pool_in_underscore_pool():
+    from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler
+    from twisted.web.client import HTTPConnectionPool
+
+    handler = HTTP11DownloadHandler(get_crawler(settings_dict={"CONCURRENT_REQUESTS_PER_DOMAIN": 3}))
+    assert type(handler._pool) is HTTPConnectionPool
+    assert handler._pool.maxPersistentPerHost == 3
+
+
+def test_scrapy_stats_collector_hooks_every_attribute_lookup():
+    from scrapy.statscollectors import MemoryStatsCollector, StatsCollector
+
+    assert "__getattribute__" in StatsCollector.__dict__, "Scrapy dropped it: DirectStatsCollector may go"
+    assert MemoryStatsCollector.__getattribute__ is not object.__getattribute__
+
+
+def test_scrapy_remote_control_module_imports_aiohttp():
+    """The reproduction: should it fail, the module no longer imports aiohttp and LazyRemoteControl may go."""
+    probe = "import sys, scrapy.extensions.remote_control; print('aiohttp' in sys.modules)"
+    run = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert run.stdout.strip() == "True"
+    from scrapy.settings.default_settings import EXTENSIONS_BASE
+
+    assert "scrapy.extensions.remote_control.RemoteControl" in EXTENSIONS_BASE
+
+
+def test_scrapy_logs_responses_and_items_through_the_log_formatter():
+    from scrapy.logformatter import LogFormatter
+
+    formatter = LogFormatter()
+    assert inspect.signature(formatter.crawled).parameters.keys() == {"request", "response", "spider"}
+    assert inspect.signature(formatter.scraped).parameters.keys() == {"item", "response", "spider"}
+    engine = inspect.getsource(__import__("scrapy.core.engine", fromlist=["x"]))
+    scraper = inspect.getsource(__import__("scrapy.core.scraper", fromlist=["x"]))
+    assert "logformatter.crawled(" in engine and "logformatter.scraped(" in scraper
+
+
+def test_scrapy_downloader_lists_its_built_middlewares():
+    from scrapy.core.downloader import Downloader
+
+    from qivrora_spider.compat.scrapy import downloader_middlewares
+    from qivrora_spider.downloadermiddlewares.private_guard import PrivateAddressGuard
+    from qivrora_spider.settings import DOWNLOADER_MIDDLEWARES
+
+    crawler = get_crawler(settings_dict={"DOWNLOADER_MIDDLEWARES": DOWNLOADER_MIDDLEWARES})
+
+    class Engine:
+        downloader = Downloader(crawler)
+
+    built = downloader_middlewares(Engine())  # type: ignore[arg-type]
+    assert any(isinstance(middleware, PrivateAddressGuard) for middleware in built)
+    assert downloader_middlewares(None) == ()
+
+
+def test_scrapy_crawl_command_builds_its_crawler_in_create_crawler():
+    from scrapy.commands import BaseRunSpiderCommand
+    from scrapy.commands.crawl import Command
+
+    assert "_create_crawler" in BaseRunSpiderCommand.__dict__
+    assert "_create_crawler(" in inspect.getsource(Command.run), "scrapy crawl builds its crawler there"
+
+
+# -- scrapy-playwright -----------------------------------------------------------------------------
+
+
+def test_scrapy_playwright_creates_pages_with_request_and_spider():
+    from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
+
+    parameters = inspect.signature(ScrapyPlaywrightDownloadHandler._create_page).parameters
+    assert list(parameters) == ["self", "request", "spider"]
+    assert inspect.iscoroutinefunction(ScrapyPlaywrightDownloadHandler._create_page)
