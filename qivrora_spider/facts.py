@@ -123,6 +123,10 @@ def response_only(page: Page) -> Page:
     )
 
 
+#: Why a URL was not examined, and the limit noted in CrawlInfo, where the crawl was interrupted (Ctrl-C).
+INTERRUPTED = "interrupted"
+
+
 @dataclass(slots=True)
 class TargetStatus:
     """A URL the crawl did not GET: its HEAD status, or why it was not examined at all."""
@@ -134,7 +138,7 @@ class TargetStatus:
     status: int | None = None
     location: str | None = None
     error: str | None = None  # as Page.error
-    not_examined: str | None = None  # "robots", "max_pages", "max_depth", "excluded", "private"
+    not_examined: str | None = None  # "robots", "max_pages", "max_depth", "excluded", "private", INTERRUPTED
 
 
 @dataclass(slots=True)

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 #: CSV column order and JSON keys: CHECKS.md's, then `change` (since the previous crawl of the site).
 FINDING_FIELDS = ("check", "name", "severity", "url", "target", "hreflang", "source", "cluster", "message", "change")
 
-#: Values of `change`: the finding was not there at the previous crawl, was there, or was there and is
-#: gone (a resolved finding is listed apart, never among the findings). Empty without a crawl state.
-CHANGES = ("new", "persisting", "resolved")
+#: Values of `change`: the finding was not there at the previous crawl, was there, was there and is
+#: gone (a resolved finding is listed apart, never among the findings), or was there on pages this
+#: crawl could not fetch, so whether it is gone is unknown (listed among the findings). Empty without a
+#: crawl state.
+CHANGES = ("new", "persisting", "resolved", "unknown")
 
 SEVERITY_RANK = {"error": 0, "warning": 1, "notice": 2}
 

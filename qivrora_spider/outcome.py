@@ -8,6 +8,7 @@ most serious record into the exit status. Findings decide the status only when t
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 #: Clean, or findings below QIVRORA_FAIL_ON.
@@ -24,6 +25,12 @@ INTERRUPTED = 130
 #: The stats keys: the exit status the run earned, and why, one line each reason.
 STATUS_STAT = "qivrora/exit_status"
 REASONS_STAT = "qivrora/exit_reasons"
+#: Set when the run was stopped at once (a second Ctrl-C): no output replaces the previous one.
+DISCARDED_STAT = "qivrora/outputs_discarded"
+#: Set once the audit ran: the findings feeds hold a result, and may replace the previous ones.
+AUDITED_STAT = "qivrora/findings"
+#: Set where no start could be used: the findings are the CR001 rows alone, and nothing was audited.
+NO_START_STAT = "qivrora/no_usable_start"
 
 #: Which record wins where several apply: an interruption says most, then a run that could not audit.
 _PRECEDENCE = (INTERRUPTED, NOT_AUDITED)
@@ -47,3 +54,31 @@ def record(stats: Any, status: int, reason: str) -> None:
 def recorded(stats: dict[str, Any]) -> int | None:
     """The status a run recorded in its stats (a dict, as ``get_stats()`` gives), or None."""
     return stats.get(STATUS_STAT)
+
+
+def reasons(stats: dict[str, Any]) -> list[str]:
+    """Why the run recorded its status, one line each."""
+    return list(stats.get(REASONS_STAT) or [])
+
+
+def may_replace_outputs(stats: Any, *, findings: bool) -> bool:
+    """Whether an output may replace the previous one: never after a run stopped at once, and the
+    findings' outputs only from a run that audited (an empty table is no result)."""
+    if stats.get_value(DISCARDED_STAT):
+        return False
+    return not findings or stats.get_value(AUDITED_STAT) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class RunOutcome:
+    """How a run went, for what it writes (the JUnit report): whether an audit happened, and why the
+    run is not whole (each reason a line; none: a whole audit)."""
+
+    audited: bool = True
+    reasons: list[str] = field(default_factory=list)
+
+    @classmethod
+    def of(cls, stats: dict[str, Any]) -> RunOutcome:
+        """From a crawl's stats: no audit where it never ran or no start could be used."""
+        audited = stats.get(AUDITED_STAT) is not None and not stats.get(NO_START_STAT)
+        return cls(audited, reasons(stats))

@@ -11,3 +11,8 @@ crawl_settling = object()
 #: items to hand out. A signal rather than a callback on the extension: with JOBDIR a request is
 #: written to disk, so its callback must be a spider method.
 audit_items = object()
+
+#: The crawl was interrupted (Ctrl-C, SIGTERM): no further request is sent, and the audit runs on what
+#: was gathered. The spider notes it in its CrawlInfo, so the audit and the report say the crawl is
+#: partial and why each URL left out was not examined (HL206).
+crawl_interrupted = object()

@@ -14,7 +14,7 @@ from qivrora_spider.catalogue import embed
 from .conftest import ROOT
 
 #: A row of a check table in CHECKS.md or CHECKS-NEXT.md: id, name, severity.
-CHECK_ROW = re.compile(r"^\| (HL\d{3}|SM\d{3}) \| ([a-z0-9-]+) \| (error|warning|notice) \|", re.M)
+CHECK_ROW = re.compile(r"^\| ((?:HL|SM|CR)\d{3}) \| ([a-z0-9-]+) \| (error|warning|notice) \|", re.M)
 
 
 def shared_folder() -> Path:

@@ -16,6 +16,7 @@ from lxml import etree
 from qivrora_spider.audit import CHECKS
 from qivrora_spider.feeds.exporters import JUnitExporter
 from qivrora_spider.findings import Finding
+from qivrora_spider.outcome import NOT_AUDITED, RunOutcome
 
 from .fixture_sites import multilingual_site
 from .test_cli import FAST, scrapy
@@ -115,13 +116,25 @@ def test_hreflang_report_writes_the_crawls_junit_report(demo, tmp_path):
     assert offline.read_bytes() == crawled.read_bytes()
 
 
-def test_a_crawl_that_stops_before_the_audit_is_an_error_not_a_pass(demo, tmp_path):
+def test_a_crawl_that_stops_before_the_audit_is_not_a_pass_and_leaves_the_previous_report(demo, tmp_path):
     report = tmp_path / "findings.xml"
+    report.write_bytes(b"<testsuites/>")
     run = scrapy("crawl", "hreflang", "-a", f"start={demo.url('/')}", "-O", str(report), "-s", "CLOSESPIDER_ITEMCOUNT=1", *FAST)
-    assert "before the audit" in run.stderr
-    root = valid_report(report)
+    assert run.returncode == NOT_AUDITED
+    assert "qivrora: the crawl ended (closespider_itemcount) before the audit" in run.stderr
+    assert report.read_bytes() == b"<testsuites/>", "no audit, so no report replaces the previous one"
+
+
+def test_a_run_with_no_usable_start_is_one_case_in_error(tmp_path):
+    exporter_output = io.BytesIO()
+    exporter = JUnitExporter(exporter_output, outcome=lambda: RunOutcome(False, ["No audit: the start could not be used (CR001)."]))
+    exporter.start_exporting()
+    exporter.export_item(Finding("CR001", "start-unusable", "error", "https://a.example/", message="The start ..."))
+    exporter.finish_exporting()
+    (tmp_path / "r.xml").write_bytes(exporter_output.getvalue())
+    root = valid_report(tmp_path / "r.xml")
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("1", "0", "1")
-    assert root.find("testsuite/testcase/error").get("message") == "no audit ran: no findings were produced"
+    assert root.find("testsuite/testcase/error").get("message") == "No audit: the start could not be used (CR001)."
 
 
 def test_values_xml_cannot_carry_are_escaped_and_the_report_stays_valid(tmp_path):

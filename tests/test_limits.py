@@ -16,6 +16,7 @@ import settings as shipped
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.extract.hreflang_values import check_hreflang
 from qivrora_spider.facts import RobotsTxt, SitemapFile, TargetStatus
+from qivrora_spider.outcome import INTERRUPTED
 from qivrora_spider.state.jobdir import FactLog
 
 from .conftest import FAST, CrawlResult, crawl
@@ -142,7 +143,7 @@ def test_max_pages_counts_the_requests_of_a_crawl_paused_and_resumed_with_jobdir
     while len(counted_by(site)) < 5 and paused.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     paused.send_signal(signal.SIGINT)
-    assert "paused before the audit" in finish(paused)
+    assert "paused before the audit" in finish(paused, INTERRUPTED)
     assert len(counted_by(site, other_site)) < 12, "paused before the limit"
 
     for route in site.routes.values():

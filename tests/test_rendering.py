@@ -26,6 +26,7 @@ import pytest_twisted
 from qivrora_spider.audit import audit
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.facts import Page, fact_from_dict, fact_to_dict
+from qivrora_spider.outcome import INTERRUPTED
 
 from .conftest import ROOT, crawl
 
@@ -351,7 +352,8 @@ def test_ctrl_c_closes_the_browser(tmp_path):
         assert crawl_process.poll() is None, "the crawl was still running when its browser started"
         crawl_process.send_signal(signal.SIGINT)
         output, _ = crawl_process.communicate(timeout=60)
-    assert "shutting down gracefully" in output, output[-2000:]
+    assert "Received SIGINT: no further request is sent" in output, output[-2000:]
+    assert crawl_process.returncode == INTERRUPTED, output[-2000:]
     deadline = time.monotonic() + 10  # the crawl has exited; its children may still be on their way out
     while marked_processes(marker) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -108,7 +108,7 @@ def test_findings_are_new_persisting_or_resolved_whatever_their_message_or_clust
     changes = compare(previous, now, {})
     assert [f.change for f in now] == ["persisting", "new"]
     assert [(f.check, f.change) for f in changes.resolved] == [("HL202", "resolved")], "one row per defect"
-    assert changes.counts == {"new": 1, "persisting": 1, "resolved": 1}
+    assert changes.counts == {"new": 1, "persisting": 1, "resolved": 1, "unknown": 0}
     first = compare(None, now, {})
     assert [f.change for f in now] == ["new", "new"] and first.resolved == [] and first.previous is None
 

@@ -1,7 +1,9 @@
 """`scrapy crawl`, with Qivrora's arguments and settings checked before any request.
 
 A wrong argument stops the run with one line that names it and a non-zero exit, instead of a
-traceback from deep inside the crawler; `QIVRORA_FAIL_ON` turns findings into an exit status.
+traceback from deep inside the crawler. The exit status says how the run went (``outcome``): a run
+that could not see (no usable start, an outage, Ctrl-C) says so in its last lines and its status,
+and only a run that saw it all lets `QIVRORA_FAIL_ON` turn findings into the status.
 """
 
 from __future__ import annotations
@@ -10,11 +12,14 @@ import sys
 from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawl
+from scrapy.utils.misc import load_object
 
 from ..compat.scrapy import KeepsCrawler
 from ..extensions.audit import audit_settings
+from ..facts import FACT_TYPES
+from ..feeds.exporters import exported_items
 from ..findings import at_or_above, fail_on_level
-from ..outcome import FINDINGS_FAILED, USAGE_ERROR, recorded
+from ..outcome import AUDITED_STAT, FINDINGS_FAILED, USAGE_ERROR, reasons, recorded
 from ..rendering import render_problem
 from ..spiders.arguments import parse_arguments
 from ..state.history import CrawlHistory
@@ -46,6 +51,19 @@ class Command(KeepsCrawler, ScrapyCrawl):
         except ValueError as exc:
             print(f"qivrora: {exc}", file=sys.stderr)
             sys.exit(USAGE_ERROR)
+        self.settings.set("FEEDS", self._feeds_of_their_items(), priority="cmdline")
+
+    def _feeds_of_their_items(self) -> dict[str, dict[str, object]]:
+        """Each feed gets the items its exporter writes, and no other: the findings table its findings,
+        so that Scrapy's "Stored csv feed (N items)" counts the rows the file holds."""
+        assert self.settings is not None
+        exporters = self.settings.getwithbase("FEED_EXPORTERS")
+        feeds = {uri: dict(options) for uri, options in self.settings.getdict("FEEDS").items()}
+        for options in feeds.values():
+            exporter = exporters.get(options.get("format"))
+            if exporter is not None and not options.get("item_classes") and not options.get("item_filter"):
+                options["item_classes"] = list(exported_items(load_object(exporter)))
+        return feeds
 
     def run(self, args: list[str], opts: argparse.Namespace) -> None:
         super().run(args, opts)
@@ -53,6 +71,9 @@ class Command(KeepsCrawler, ScrapyCrawl):
             return
         stats = self._crawler.stats.get_stats()
         status = recorded(stats)
+        for reason in reasons(stats):
+            print(f"qivrora: {reason}", file=sys.stderr)
+        self._say_where_nothing_was_written(stats)
         if status is not None:
             self.exitcode = status
             return
@@ -60,3 +81,17 @@ class Command(KeepsCrawler, ScrapyCrawl):
             return
         if any(stats.get(f"qivrora/findings/{severity}", 0) for severity in at_or_above(self._fail_on)):
             self.exitcode = FINDINGS_FAILED
+
+    def _say_where_nothing_was_written(self, stats: dict[str, object]) -> None:
+        """An audit whose findings go nowhere says so last, and how to keep them."""
+        assert self.settings is not None
+        count = stats.get(AUDITED_STAT)
+        if count is None or self.settings.get("QIVRORA_REPORT"):
+            return
+        exporters = self.settings.getwithbase("FEED_EXPORTERS")
+        for options in self.settings.getdict("FEEDS").values():
+            exporter = exporters.get(options.get("format"))
+            if exporter is not None and exported_items(load_object(exporter)) != FACT_TYPES:
+                return
+        print(f"qivrora: {count:,} findings, not written: add -o findings.csv", file=sys.stderr)
+

@@ -25,7 +25,8 @@ from ..extensions.audit import audit_settings, summary
 from ..facts import read_facts
 from ..feeds.exporters import JUnitExporter, write_items
 from ..findings import at_or_above
-from ..outcome import FINDINGS_FAILED, USAGE_ERROR
+from ..audit.core.starts import verdict
+from ..outcome import FINDINGS_FAILED, NOT_AUDITED, USAGE_ERROR, RunOutcome
 from .crawl import fail_on
 
 if TYPE_CHECKING:
@@ -75,28 +76,36 @@ class Command(ScrapyCommand):
             return
         context = AuditContext(store)
         findings = audit(context, severity=severity, disable=disabled)
+        run = verdict(context)
+        if not run.audited:
+            findings = [finding for finding in findings if finding.check == "CR001"]
+        outcome = RunOutcome(run.audited, list(run.lines))
         feeds = feed_process_params_from_cli(self.settings, opts.output or [], overwrite_output=opts.overwrite_output)
         for uri, options in feeds.items():
-            self._write(uri, options, findings)
+            self._write(uri, options, findings, outcome)
         print(summary(findings), file=sys.stderr)
+        for line in run.lines:
+            print(f"qivrora: {line}", file=sys.stderr)
         # Imported here, not at the top: Scrapy imports every command on start-up, `scrapy crawl` too,
         # and a crawl that writes no report would pay for its templates (jinja2).
         from ..report import write_outputs
 
         try:
             report, fixes = self.settings.get("QIVRORA_REPORT"), self.settings.get("QIVRORA_FIXES")
-            write_outputs(context, findings, report=report, fixes=fixes)
+            write_outputs(context, findings, report=report, fixes=fixes, audited=run.audited, notes=run.lines)
         except OSError as exc:
             print(f"qivrora: cannot write the report or the fixes: {exc}", file=sys.stderr)
             self.exitcode = USAGE_ERROR
             return
-        if level is not None and any(f.severity in at_or_above(level) for f in findings):
+        if not run.audited:
+            self.exitcode = NOT_AUDITED
+        elif level is not None and any(f.severity in at_or_above(level) for f in findings):
             self.exitcode = FINDINGS_FAILED
 
-    def _write(self, uri: str, options: dict[str, object], findings: list[Finding]) -> None:
+    def _write(self, uri: str, options: dict[str, object], findings: list[Finding], outcome: RunOutcome) -> None:
         assert self.settings is not None
         exporter_class = load_object(self.settings.getdict("FEED_EXPORTERS")[options["format"]])
         if issubclass(exporter_class, JUnitExporter):
-            # A crawl's feeds build it from the crawler; here the settings are all it reads.
-            exporter_class = partial(exporter_class, settings=self.settings)
+            # A crawl's feeds build it from the crawler; here the settings and the facts are all it reads.
+            exporter_class = partial(exporter_class, settings=self.settings, outcome=lambda: outcome)
         write_items(Path(uri.removeprefix("file://")), exporter_class, findings, append=not options.get("overwrite"))

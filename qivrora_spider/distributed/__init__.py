@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from ..downloadermiddlewares.robots import RobotsMiddleware
 from ..extensions.audit import AuditExtension
+from ..extensions.interrupt import Interruption
 from ..pipelines import StatusPipeline
 from .extensions import SharedAuditExtension
 from .pipelines import SharedStatusPipeline
@@ -35,3 +36,5 @@ class DistributedCrawl:
             ("EXTENSIONS", AuditExtension, SharedAuditExtension),
         ):
             settings.replace_in_component_priority_dict(name, single, shared)
+        # Ctrl-C makes a worker leave, its work going to the others, not audit what it alone gathered.
+        settings.set_in_component_priority_dict("EXTENSIONS", Interruption, None)

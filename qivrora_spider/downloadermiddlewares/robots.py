@@ -21,6 +21,7 @@ from ..extract.urls import InvalidURL, normalize_url, origin
 from ..facts import RobotsTxt, TargetStatus
 from ..signals import robots_recorded
 from .fetch_errors import RefusalRecorded, describe_failure
+from .interrupt import Interrupted
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -77,7 +78,13 @@ class RobotsMiddleware:
             self._waiting[where].append(waiter)
             return await maybe_deferred_to_future(waiter)
         self._waiting[where] = []
-        self._known[where] = result = await self._fetch(where)
+        try:
+            self._known[where] = result = await self._fetch(where)
+        except Interrupted as exc:
+            # Nothing is fetched any more: its waiters are left out like it, and no fact is recorded.
+            for waiter in self._waiting.pop(where):
+                waiter.errback(exc)
+            raise
         for waiter in self._waiting.pop(where):
             waiter.callback(result)
         return result
@@ -103,6 +110,8 @@ class RobotsMiddleware:
                     break
                 url = normalize_url(location.decode("latin-1"), url)
             fact.status = response.status
+        except Interrupted:
+            raise
         except InvalidURL as exc:
             fact.error = f"redirect to an invalid URL: {exc}"
         except Exception as exc:  # a dead host answers nothing; its robots.txt is a fact all the same

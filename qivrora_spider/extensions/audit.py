@@ -21,8 +21,10 @@ from scrapy.utils.job import job_dir
 
 from ..audit import AuditContext, audit, resolve_settings
 from ..audit.core.fact_store import FactStore
+from ..audit.core.starts import Verdict, unusable_starts, verdict
 from ..facts import FACT_TYPES
 from ..findings import SEVERITY_RANK, Finding
+from ..outcome import INTERRUPTED, NO_START_STAT, NOT_AUDITED, record, recorded
 from ..signals import audit_items, crawl_settling
 from ..state.history import CrawlHistory
 from ..state.jobdir import FactLog
@@ -56,6 +58,7 @@ class AuditExtension:
         self.store = FactStore()
         self.findings: list[Finding] | None = None
         self.context: AuditContext | None = None
+        self.verdict = Verdict()
         self.severity, self.disabled = audit_settings(crawler.settings)
         self.history = CrawlHistory(crawler.settings)
         #: Since the previous crawl (None without a crawl state): resolved findings, changed clusters.
@@ -108,10 +111,10 @@ class AuditExtension:
         previous = self.history.load_previous(crawl_info) if crawl_info is not None else None
         started = time.perf_counter()
         self.context = AuditContext(self.store, previous=previous)
-        self.findings = audit(self.context, severity=self.severity, disable=self.disabled)
+        findings = audit(self.context, severity=self.severity, disable=self.disabled)
         seconds = time.perf_counter() - started
-        logger.info("Audit done in %.1f s: %d findings to hand out", seconds, len(self.findings))
-        self.changes = self.history.compare(self.context, self.findings)
+        logger.info("Audit done in %.1f s: %d findings to hand out", seconds, len(findings))
+        self.findings = self._judge_run(self.context, findings)
         self._count(self.findings)
         self._write_outputs(self.context, self.findings)
         self.crawler.engine.crawl(
@@ -122,6 +125,42 @@ class AuditExtension:
                 dont_filter=True,
             )
         )
+
+    def _judge_run(self, context: AuditContext, findings: list[Finding]) -> list[Finding]:
+        """What the run saw: a run whose starts all failed is no audit, and hands out their CR001 rows
+        alone; one whose pages mostly failed is an outage. Either exits with status 3 and is not the
+        crawl state's new baseline; what the previous crawl found where this one could not see is
+        unknown, not resolved."""
+        stats = self.crawler.stats
+        self.verdict = verdict(context)
+        for start, problem in unusable_starts(context).items():
+            logger.error("Start %s could not be used: %s (CR001)", start, problem)
+        if not self.verdict.audited:
+            for line in self.verdict.lines:
+                record(stats, NOT_AUDITED, line)
+            stats.set_value(NO_START_STAT, True)
+            logger.error(self.verdict.lines[0])
+            # The previous crawl's findings stay, unknown: an unreachable site is not a fixed one.
+            findings = [finding for finding in findings if finding.check == "CR001"]
+            self.changes = self.history.compare(context, findings, outage=True)
+            if self.changes is not None and self.changes.unknown_line():
+                logger.warning("Qivrora changes: %s", self.changes.unknown_line())
+            return sorted([*findings, *(self.changes.unknown if self.changes else [])], key=Finding.sort_key)
+        if self.verdict.partial:
+            logger.warning(" ".join(self.verdict.lines))
+        self.changes = self.history.compare(context, findings)
+        if self.changes is None:
+            return findings
+        if self.changes.unknown_line():
+            logger.warning("Qivrora changes: %s", self.changes.unknown_line())
+        if self.changes.outage:
+            reason = (
+                f"outage: {self.changes.unreached:,} pages with content at earlier crawls could not be "
+                "fetched; the crawl state keeps the previous crawl as its baseline"
+            )
+            record(stats, NOT_AUDITED, reason)
+            logger.error("Qivrora: %s", reason)
+        return sorted([*findings, *self.changes.unknown], key=Finding.sort_key)
 
     def hand_out(self) -> list[Any]:
         """Facts that only exist at the end (CrawlInfo), then the findings in their sorted order.
@@ -142,8 +181,11 @@ class AuditExtension:
         # Imported only when asked: its templates (jinja2) cost every crawl about 0.1 s of start-up.
         from ..report import write_outputs
 
+        notes = [*self.verdict.lines, *([self.changes.unknown_line()] if self.changes else [])]
         try:
-            for path in write_outputs(context, findings, report=report, fixes=fixes):
+            for path in write_outputs(
+                context, findings, report=report, fixes=fixes, audited=self.verdict.audited, notes=notes
+            ):
                 logger.info("Qivrora wrote %s", path)
         except OSError as exc:
             logger.error("Qivrora could not write the report or the fixes: %s", exc)
@@ -161,18 +203,22 @@ class AuditExtension:
     def spider_closed(self, spider: Spider, reason: str) -> None:
         if self.fact_log is not None:
             self.fact_log.close()
+        stats = self.crawler.stats
         if self.findings is None and self.fact_log is not None and reason == "shutdown":
+            record(stats, INTERRUPTED, "the crawl was paused before the audit: run it again with the same JOBDIR")
             logger.info("The crawl was paused before the audit: run it again with the same JOBDIR to go on.")
             return
         if self.findings is None:
+            status = INTERRUPTED if reason == "shutdown" else NOT_AUDITED
+            record(stats, status, f"the crawl ended ({reason}) before the audit: nothing was written")
             logger.error(
-                "The crawl ended (%s) before the audit: no findings were produced. "
-                "Facts exported so far can be audited with `scrapy hreflang-report`.",
+                "The crawl ended (%s) before the audit: no findings were produced, and no output "
+                "replaces the previous one.",
                 reason,
             )
             return
         logger.info(summary(self.findings))
-        if reason == "finished" and self.context is not None:
+        if reason == "finished" and self.context is not None and recorded(stats.get_stats()) is None:
             self.history.record(self.context, self.findings, spider.crawl_info)  # type: ignore[attr-defined]
 
 

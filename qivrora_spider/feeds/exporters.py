@@ -19,6 +19,7 @@ from scrapy.exporters import BaseItemExporter, CsvItemExporter, JsonItemExporter
 from ..audit import CHECKS, resolve_settings
 from ..facts import FACT_TYPES, fact_to_dict
 from ..findings import FINDING_FIELDS, Finding, at_or_above, fail_on_level
+from ..outcome import RunOutcome
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler
@@ -35,7 +36,8 @@ def neutralise(value: str) -> str:
 
 class _FindingsOnly:
     def __init__(self, file: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("fields_to_export", list(FINDING_FIELDS))
+        # Scrapy passes FEED_EXPORT_FIELDS, None by default: the columns are then CHECKS.md's.
+        kwargs["fields_to_export"] = kwargs.get("fields_to_export") or list(FINDING_FIELDS)
         super().__init__(file, **kwargs)  # type: ignore[call-arg]
 
     def export_item(self, item: Any) -> Any:
@@ -49,10 +51,27 @@ def exports_facts(exporter: type) -> bool:
     return not issubclass(exporter, (_FindingsOnly, JUnitExporter))
 
 
+def exported_items(exporter: type) -> tuple[type, ...]:
+    """The item classes a feed of this exporter writes (its ``item_classes``), so that the feed gets
+    and counts those alone ("Stored csv feed (12 items)"); () for an exporter of another project."""
+    if issubclass(exporter, (_FindingsOnly, JUnitExporter)):
+        return (Finding,)
+    if issubclass(exporter, FactsExporter):
+        return FACT_TYPES
+    return ()
+
+
 class FindingsCsvExporter(_FindingsOnly, CsvItemExporter):
     def serialize_field(self, field: Any, name: str, value: Any) -> Any:
         value = super().serialize_field(field, name, value)
         return neutralise(value) if isinstance(value, str) else value
+
+    def finish_exporting(self) -> None:
+        # The columns are the contract: a table with no findings still has them.
+        if self._headers_not_written:
+            self._headers_not_written = False
+            self._write_headers_and_set_fields_to_export(None)
+        super().finish_exporting()
 
 
 class FindingsJsonLinesExporter(_FindingsOnly, JsonLinesItemExporter):
@@ -89,8 +108,10 @@ class JUnitExporter(BaseItemExporter):
     no cluster), so a CI lists what to fix where. A case fails when its check's severity is at or above
     QIVRORA_FAIL_ON (unset: warning), with the findings and the check's fix; below it, it passes with
     them in ``<system-out>``. A check without findings is one passing case, a disabled check one
-    skipped case. Where no audit ran (the crawl stopped before it), the report is one erring case:
-    a result that is unknown is not a pass. Written whole at the end, as it counts its cases first.
+    skipped case. Where no audit ran (no usable start, a crawl stopped before it), the report is one
+    erring case: a result that is unknown is not a pass. Where the run is partial (interrupted, an
+    outage), an erring case says so beside the checks. Written whole at the end, as it counts its
+    cases first.
     """
 
     def __init__(
@@ -98,7 +119,7 @@ class JUnitExporter(BaseItemExporter):
         file: IO[bytes],
         *,
         settings: Any = None,
-        audited: Callable[[], bool] = lambda: True,
+        outcome: Callable[[], RunOutcome] = lambda: RunOutcome(),
         **kwargs: Any,
     ) -> None:
         super().__init__(dont_fail=True, **kwargs)
@@ -107,22 +128,24 @@ class JUnitExporter(BaseItemExporter):
         self.failing = at_or_above(fail_on or JUNIT_FAIL_ON)
         disable = settings.getlist("QIVRORA_DISABLE") if settings is not None else []
         self.disabled = resolve_settings(disable=disable)[1]
-        self.audited = audited
+        self.outcome = outcome
         self.findings: list[Finding] = []
 
     @classmethod
     def from_crawler(cls, crawler: Crawler, file: IO[bytes], **kwargs: Any) -> Self:
-        """In a crawl the audit runs at the end, and its stats say whether it did."""
+        """In a crawl the audit runs at the end, and its stats say whether it did, and how the run went."""
         stats = crawler.stats
-        audited = lambda: stats.get_value("qivrora/findings") is not None  # noqa: E731
-        return cls(file, settings=crawler.settings, audited=audited, **kwargs)
+        return cls(file, settings=crawler.settings, outcome=lambda: RunOutcome.of(stats.get_stats()), **kwargs)
 
     def export_item(self, item: Any) -> None:
         if isinstance(item, Finding):
             self.findings.append(item)
 
     def finish_exporting(self) -> None:
-        suites = self._suites() if self.audited() else [self._no_audit()]
+        outcome = self.outcome()
+        suites = self._suites() if outcome.audited else []
+        if outcome.reasons or not outcome.audited:
+            suites.append(self._run_error(outcome))
         root = etree.Element("testsuites", name="Qivrora hreflang audit")
         for total in ("tests", "failures", "errors"):
             root.set(total, str(sum(int(suite.get(total, "0")) for suite in suites)))
@@ -164,12 +187,16 @@ class JUnitExporter(BaseItemExporter):
         return suites
 
     @staticmethod
-    def _no_audit() -> etree._Element:
+    def _run_error(outcome: RunOutcome) -> etree._Element:
+        """One case in error: no audit happened, or the audit is partial; the text says why."""
         suite = etree.Element("testsuite", name="Qivrora audit", tests="1", failures="0", errors="1")
         case = etree.SubElement(suite, "testcase", classname="Qivrora audit", name="audit")
-        etree.SubElement(case, "error", message="no audit ran: no findings were produced").text = (
-            "The crawl ended before the audit (its log says why), or in a distributed crawl another worker "
-            "audits. Facts exported so far can be audited with `qivrora hreflang-report`.\n"
+        reasons = outcome.reasons or [
+            "No audit ran: the crawl ended before the audit (its log says why), or in a distributed crawl "
+            "another worker audits."
+        ]
+        etree.SubElement(case, "error", message=_xml_text(reasons[0])).text = "".join(
+            _xml_text(reason) + "\n" for reason in reasons
         )
         return suite
 

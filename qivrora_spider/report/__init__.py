@@ -6,6 +6,8 @@ settings ``QIVRORA_REPORT`` and ``QIVRORA_FIXES``, so the offline audit writes t
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..audit import AuditContext
 from ..findings import Finding
 from .files import write_atomically
@@ -16,14 +18,24 @@ __all__ = ["ClusterFix", "cluster_fixes", "render_report", "write_fixes_jsonl", 
 
 
 def write_outputs(
-    context: AuditContext, findings: list[Finding], *, report: str | None = "", fixes: str | None = ""
+    context: AuditContext,
+    findings: list[Finding],
+    *,
+    report: str | None = "",
+    fixes: str | None = "",
+    audited: bool = True,
+    notes: Sequence[str] = (),
 ) -> list[str]:
-    """Write the report and/or the fixes where the settings say (empty: not wanted); the paths written."""
+    """Write the report and/or the fixes where the settings say (empty: not wanted); the paths written.
+
+    Where no audit happened (``audited`` False) the report says so and why (``notes``), and no fixes
+    file replaces the previous one: no fix was computed from what the crawl could not see.
+    """
     if not (report or fixes):
         return []
     computed = cluster_fixes(context)  # once, for both files
-    if fixes:
+    if fixes and audited:
         write_fixes_jsonl(fixes, computed)
     if report:
-        write_atomically(report, render_report(context, findings, computed))
-    return [path for path in (fixes, report) if path]
+        write_atomically(report, render_report(context, findings, computed, audited=audited, notes=notes))
+    return [path for path in (fixes if audited else None, report) if path]

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from itertools import islice
+from typing import Sequence
 
 from ..audit import CHECKS, AuditContext, Check
 from ..audit.checks.language import CONFIDENT, content_mismatches, language_name
@@ -94,9 +95,18 @@ class CheckSection:
 
 
 def render_report(
-    context: AuditContext, findings: list[Finding], fixes: list[ClusterFix] | None = None
+    context: AuditContext,
+    findings: list[Finding],
+    fixes: list[ClusterFix] | None = None,
+    *,
+    audited: bool = True,
+    notes: Sequence[str] = (),
 ) -> str:
-    """The whole page; pass `fixes` when they are already computed (``QIVRORA_FIXES``)."""
+    """The whole page; pass `fixes` when they are already computed (``QIVRORA_FIXES``).
+
+    ``audited`` False: no audit happened (no usable start), and the header says so before anything;
+    ``notes``: why the run is not whole (interrupted, an outage, findings unknown), in the header.
+    """
     fixes = cluster_fixes(context) if fixes is None else fixes
     counts = Counter((f.cluster, f.severity) for f in findings if f.cluster)
     ranked = sorted(context.clusters, key=lambda cid: (-counts[cid, "error"], cid))
@@ -106,6 +116,8 @@ def render_report(
     crawls = context.store.crawls
     return ENV.get_template("report.html.j2").render(
         title=TITLE,
+        audited=audited,
+        notes=[note for note in notes if note],
         started=min((crawl.started for crawl in crawls), default=""),
         start_urls=sorted({url for crawl in crawls for url in crawl.start_urls}),
         limits=context.store.limits_reached,

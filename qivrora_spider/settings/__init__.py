@@ -62,6 +62,8 @@ COOKIES_ENABLED = False
 # robots.txt is obeyed by Qivrora's own middleware, which also records it as a fact.
 ROBOTSTXT_OBEY = False
 DOWNLOADER_MIDDLEWARES = {
+    # Once the crawl is interrupted (Ctrl-C), nothing more is sent: what is left is "not examined".
+    "qivrora_spider.downloadermiddlewares.interrupt.InterruptMiddleware": 40,
     # First of all: a request to an internal address (127/8, 10/8, 169.254.169.254, ::1, ... or a host
     # name resolving to one) is not sent unless its host is a start host (QIVRORA_ALLOW_PRIVATE).
     "qivrora_spider.downloadermiddlewares.private_guard.PrivateAddressGuard": 50,
@@ -83,6 +85,8 @@ EXTENSIONS = {
     "qivrora_spider.extensions.audit.AuditExtension": 500,
     "qivrora_spider.extensions.progress.ProgressLog": 510,
     "qivrora_spider.extensions.garbage_collection.GarbageCollection": 520,
+    # Ctrl-C (SIGINT) or SIGTERM audits what was gathered and writes it, marked partial; twice stops at once.
+    "qivrora_spider.extensions.interrupt.Interruption": 530,
 }
 
 # Feeds: -O findings.csv / findings.jsonl carry the findings table only; -O findings.xml (or
@@ -132,6 +136,10 @@ QIVRORA_FINGERPRINTS = False
 QIVRORA_RESOLVED = ""
 #: Where to write the clusters changed since the previous crawl, one JSON line each; "": nowhere.
 QIVRORA_CLUSTER_CHANGES = ""
+#: With a crawl state: where this share or more of the pages with content at earlier crawls that the
+#: crawl asked for could not be fetched (no answer, a 5xx), the crawl is an outage: exit status 3, its
+#: findings there are `unknown` rather than resolved, and the state keeps the previous baseline.
+QIVRORA_OUTAGE_SHARE = 0.5
 #: Fetch URLs on internal addresses (loopback, private networks, link-local, ...) on any host, not only
 #: on the start hosts. Off by default: a crawled site must not make Qivrora reach into its network.
 QIVRORA_ALLOW_PRIVATE = False

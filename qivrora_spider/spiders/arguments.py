@@ -164,5 +164,9 @@ class Scope:
         where = netloc(url)
         return where in self._netlocs or where.rsplit(":", 1)[0] in self._hosts or where in self._hosts
 
+    def add(self, url: str) -> None:
+        """Crawl `url`'s host in full too (where a start redirected)."""
+        self._netlocs.add(netloc(url))
+
     def describe(self) -> list[str]:
         return sorted(self._netlocs | self._hosts)

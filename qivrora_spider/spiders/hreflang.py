@@ -21,15 +21,16 @@ from twisted.python.failure import Failure
 
 from ..downloadermiddlewares.fetch_errors import RefusalRecorded, describe_failure
 from ..downloadermiddlewares.http_limits import allow_long_header_lines
+from ..downloadermiddlewares.interrupt import Interrupted
 from ..extract.page_facts import build_page, followable, resolve
 from ..extract.rendered import failed_rendering, with_rendering
 from ..extract.sitemap_facts import read_sitemap
 from ..extract.sitemap_parse import MAX_SITEMAP_BYTES, sniff_sitemap
 from ..extract.urls import origin
-from ..facts import Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
+from ..facts import INTERRUPTED, Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
 from ..feeds.exporters import exports_facts
 from ..rendering import Rendering, RenderResult
-from ..signals import audit_items, robots_recorded
+from ..signals import audit_items, crawl_interrupted, robots_recorded
 from ..state.history import setting_path
 from ..state.jobdir import kept
 from .arguments import CrawlArguments, Scope, parse_arguments
@@ -92,6 +93,8 @@ class Memory:
     #: Requests counted against max_pages (all but robots.txt and sitemaps), and the URLs it left out.
     requests: int = 0
     left_out: int = 0
+    #: Hosts where a start's redirects ended (http://example.com/ -> https://www.example.com/): in scope.
+    start_hosts: list[str] = field(default_factory=list)
 
 
 class HreflangSpider(Spider):
@@ -122,11 +125,14 @@ class HreflangSpider(Spider):
         crawler.signals.connect(spider.headers_received, signal=signals.headers_received)
         crawler.signals.connect(spider.bytes_received, signal=signals.bytes_received)
         crawler.signals.connect(spider.engine_started, signal=signals.engine_started)
+        crawler.signals.connect(spider.interrupted, signal=crawl_interrupted)
         return spider
 
     def engine_started(self) -> None:
         """With JOBDIR, go on from what a paused crawl remembered (loaded by now, at spider_opened)."""
         self.memory = kept(self, "qivrora/spider", self.memory)
+        for url in self.memory.start_hosts:
+            self.scope.add(url)
         self.fingerprints = keeps_fingerprints(self.settings)
 
     def closed(self, reason: str) -> None:
@@ -137,6 +143,12 @@ class HreflangSpider(Spider):
                 "unknown (HL206 for the alternates among them); a higher max_pages examines them",
                 self.arguments.max_pages, f"{self.memory.left_out:,}",
             )
+
+    def interrupted(self) -> None:
+        """Ctrl-C: the crawl is partial, and the audit says why what it left out was not examined (the
+        Interruption extension has logged it)."""
+        if INTERRUPTED not in self.crawl_info.limits_reached:
+            self.crawl_info.limits_reached.append(INTERRUPTED)
 
     @property
     def crawl_info(self) -> CrawlInfo:
@@ -175,13 +187,19 @@ class HreflangSpider(Spider):
         pending for them."""
         self.memory.seen.update(urls)
 
-    def _left_out(self, url: str) -> TargetStatus:
-        """The fact of a URL max_pages left out: not examined (HL206), never a pass."""
-        self.memory.left_out += 1
-        return TargetStatus(url=url, not_examined="max_pages")
+    def _left_out(self, url: str, why: str = "max_pages") -> TargetStatus:
+        """The fact of a URL max_pages (or an interruption) left out: not examined (HL206), never a pass."""
+        self.memory.left_out += why == "max_pages"
+        return TargetStatus(url=url, not_examined=why)
 
-    def document(self, url: str, *, depth: int, from_start: bool = False) -> Iterator[Request | TargetStatus]:
-        """GET a page or an alternate (any type: a PDF carries hreflang in its Link header)."""
+    def document(
+        self, url: str, *, depth: int, start: bool = False, from_start: bool = False
+    ) -> Iterator[Request | TargetStatus]:
+        """GET a page or an alternate (any type: a PDF carries hreflang in its Link header).
+
+        ``start``: a URL the user gave (or where one redirected), whose redirects are followed on any
+        host (CR001); ``from_start``: given with ``-a start``, so it may be a sitemap.
+        """
         if not self.claim(url):
             return
         if not self._within_limit():
@@ -192,6 +210,8 @@ class HreflangSpider(Spider):
         meta: dict[str, Any] = {
             "qivrora_url": url, "qivrora_depth": depth, "qivrora_in_scope": in_scope or from_start
         }
+        if start or from_start:
+            meta["qivrora_start"] = True
         if from_start:
             meta.update(SITEMAP_SIZED)  # a start URL may be a sitemap, recognised once it has arrived
         if self.arguments.render:
@@ -246,7 +266,7 @@ class HreflangSpider(Spider):
 
     async def start(self) -> AsyncIterator[Any]:
         for url in self.arguments.urls:
-            for request in self.document(url, depth=0):
+            for request in self.document(url, depth=0, start=True):
                 yield request
         for url in self.arguments.start:
             if url.startswith("file:"):
@@ -364,11 +384,21 @@ class HreflangSpider(Spider):
                 )
                 page = with_rendering(page, after)
         yield from self._alternates(page.annotations, depth)
-        if page.location and in_scope and page.location in self.scope:
+        if page.location and response.meta.get("qivrora_start"):
+            yield from self._start_redirect(page.location, depth, from_start=in_scope and not self.arguments.list_mode)
+        elif page.location and in_scope and page.location in self.scope:
             yield from self.document(page.location, depth=depth)
         if in_scope and page.status == 200:
             yield from self._links(page, depth)
         yield page
+
+    def _start_redirect(self, location: str, depth: int, *, from_start: bool) -> Iterator[Any]:
+        """Where a start redirects, on any host: the crawl starts there, and its host joins the scope
+        (``http://example.com/`` -> ``https://www.example.com/``). A chain that ends on no 200 is CR001."""
+        if from_start and location not in self.scope and location.startswith(("http://", "https://")):
+            self.scope.add(location)
+            self.memory.start_hosts.append(location)
+        yield from self.document(location, depth=depth, start=True, from_start=from_start)
 
     def _alternates(self, annotations: Iterable[Annotation], depth: int) -> Iterator[Any]:
         for annotation in annotations:
@@ -412,6 +442,9 @@ class HreflangSpider(Spider):
         if failure.check(RefusalRecorded):
             return  # robots.txt, the address guard or -a base said no, and recorded why
         request = failure.request  # type: ignore[attr-defined]
+        if failure.check(Interrupted):
+            yield self._left_out(request.meta["qivrora_url"], INTERRUPTED)
+            return
         kind, detail = describe_failure(failure)
         yield Page(
             url=request.meta["qivrora_url"], requested=request.url, error=kind, error_detail=detail,
@@ -422,12 +455,15 @@ class HreflangSpider(Spider):
         if failure.check(RefusalRecorded):
             return
         request = failure.request  # type: ignore[attr-defined]
+        if failure.check(Interrupted):
+            yield self._left_out(request.meta["qivrora_url"], INTERRUPTED)
+            return
         error = describe_failure(failure)[0]
         yield TargetStatus(url=request.meta["qivrora_url"], method=request.method, error=error)
 
     def sitemap_failed(self, failure: Failure) -> Iterator[Any]:
-        if failure.check(RefusalRecorded):
-            return
+        if failure.check(RefusalRecorded, Interrupted):
+            return  # an interrupted crawl says it is partial; a sitemap it did not read is no defect
         request = failure.request  # type: ignore[attr-defined]
         yield SitemapFile(
             url=request.meta["qivrora_url"], via=request.meta.get("qivrora_via", "start"),

@@ -19,7 +19,7 @@ from .store import CrawlRecord, Membership, Observation
 
 if TYPE_CHECKING:
     from ..audit.core.context import AuditContext
-    from ..facts import CrawlInfo
+    from ..facts import CrawlInfo, Page, SitemapFile, TargetStatus
 
 #: How many resolved findings and changed clusters the log lists (the files list all of them).
 LOG_LINES = 20
@@ -147,9 +147,25 @@ class Changes:
     """The crawl just audited against the previous one of its history (None: this is the first)."""
 
     previous: str | None  # when the previous crawl started
-    counts: dict[str, int] = field(default_factory=dict)  # "new", "persisting", "resolved" -> how many
+    counts: dict[str, int] = field(default_factory=dict)  # each of CHANGES -> how many
     resolved: list[Finding] = field(default_factory=list)  # change="resolved", sorted like findings
+    #: change="unknown": the previous crawl's findings on pages this crawl could not fetch, kept.
+    unknown: list[Finding] = field(default_factory=list)
+    #: Pages with content at an earlier crawl that this crawl could not fetch.
+    unreached: int = 0
+    #: Most of the site could not be fetched (``outage_share``): the crawl is no baseline.
+    outage: bool = False
     clusters: list[ClusterChange] = field(default_factory=list)
+
+    def unknown_line(self) -> str:
+        """`412 findings unknown: 1,080 pages could not be fetched`, or "" when none is."""
+        if not self.unknown and not self.unreached:
+            return ""
+        count = len(self.unknown)
+        return (
+            f"{count:,} finding{'s' if count != 1 else ''} unknown: {self.unreached:,} "
+            f"page{'s' if self.unreached != 1 else ''} could not be fetched"
+        )
 
     def summary(self) -> str:
         """For the log: counts, then the first resolved findings and changed clusters."""
@@ -160,6 +176,8 @@ class Changes:
             f"Qivrora changes since the crawl of {self.previous}: {counts}; "
             f"{len(self.clusters)} cluster{'s' if len(self.clusters) != 1 else ''} changed"
         ]
+        if self.unknown_line():
+            lines.append(f"  {self.unknown_line()}")
         lines += [
             f"  resolved  {f.check} {f.name}  {f.url}{' -> ' + f.target if f.target else ''}"
             for f in self.resolved[:LOG_LINES]
@@ -173,20 +191,86 @@ class Changes:
         return "\n".join(lines)
 
 
-def compare(previous: CrawlRecord | None, findings: list[Finding], clusters: Membership) -> Changes:
+#: What a URL left out for these reasons says is known: robots.txt forbids it, or it is internal.
+_KNOWN_LEFT_OUT = ("robots", "private")
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """What this crawl could not see: the URLs it failed to fetch (no answer, a 5xx, left out by a
+    limit or an interruption), and whether anything else it never reached may lie behind them."""
+
+    failed: frozenset[str]
+    seen: frozenset[str]
+    incomplete: bool
+
+    def unsure_of(self, url: str) -> bool:
+        """Whether this crawl cannot tell what `url` is now."""
+        if not url:
+            return False
+        return url in self.failed or (self.incomplete and url not in self.seen)
+
+
+def _failed(record: Page | TargetStatus | SitemapFile) -> bool:
+    """No answer, a server error, or left out unexamined (a limit, an interruption)."""
+    left_out = getattr(record, "not_examined", None)
+    return bool(record.error) or (record.status or 0) >= 500 or (left_out or "robots") not in _KNOWN_LEFT_OUT
+
+
+def reach_of(context: AuditContext) -> Reach:
+    """What the crawl just audited could not see."""
+    store = context.store
+    records = (*store.pages.items(), *store.statuses.items(), *store.sitemaps.items())
+    failed = frozenset(url for url, record in records if _failed(record))
+    seen = frozenset(url for url, _ in records)
+    return Reach(failed, seen, bool(failed or store.limits_reached))
+
+
+def compare(
+    previous: CrawlRecord | None,
+    findings: list[Finding],
+    clusters: Membership,
+    reach: Reach | None = None,
+    outage_share: float = 1.0,
+    *,
+    outage: bool = False,
+) -> Changes:
     """Mark each finding `new` or `persisting` (in place), and list what the previous crawl had and this
-    one has not: resolved findings and changed clusters."""
+    one has not: resolved findings, unknown ones and changed clusters.
+
+    A previous finding this crawl did not make is resolved only where the crawl could see: on a page
+    it failed to fetch (or never reached, behind such a page or a limit) it is unknown, and kept for
+    the next crawl. Where the pages with content at earlier crawls that this crawl failed to fetch are
+    `outage_share` or more of those it asked for, the crawl is an outage: nothing it did not make is
+    resolved, and it is no baseline for the next one; ``outage`` says so from the start (no start of
+    the crawl could be used).
+    """
     before = {identity(f): f for f in reversed(previous.findings)} if previous else {}
     for finding in findings:
         finding.change = "persisting" if identity(finding) in before else "new"
     changes = Changes(previous.started if previous else None)
     if previous is not None:
+        reach = reach or Reach(frozenset(), frozenset(), False)
+        had_content = previous.pages.keys()
+        # No start could be used (``outage``): none of the pages with content could be fetched.
+        unreached = len(had_content) if outage else sum(1 for url in reach.failed if url in had_content)
+        asked = sum(1 for url in reach.seen if url in had_content)
+        changes.unreached = unreached
+        changes.outage = outage or (bool(asked) and unreached / asked >= outage_share)
         now = {identity(f) for f in findings}
-        changes.resolved = sorted(
-            (dataclasses.replace(f, change="resolved") for key, f in before.items() if key not in now),
-            key=Finding.sort_key,
-        )
-        changes.clusters = cluster_changes(previous.clusters, clusters)
+        for key, finding in before.items():
+            if key in now:
+                continue
+            unsure = changes.outage or reach.unsure_of(finding.url) or reach.unsure_of(finding.target)
+            kept = dataclasses.replace(finding, change="unknown" if unsure else "resolved")
+            (changes.unknown if unsure else changes.resolved).append(kept)
+        changes.resolved.sort(key=Finding.sort_key)
+        changes.unknown.sort(key=Finding.sort_key)
+        # What an outage could not see of the clusters is unknown too, not gone.
+        changes.clusters = [] if changes.outage else cluster_changes(previous.clusters, clusters)
     marks = Counter(f.change for f in findings)
-    changes.counts = {kind: marks[kind] for kind in CHANGES} | {"resolved": len(changes.resolved)}
+    changes.counts = {kind: marks[kind] for kind in CHANGES} | {
+        "resolved": len(changes.resolved),
+        "unknown": len(changes.unknown),
+    }
     return changes

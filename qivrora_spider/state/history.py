@@ -17,7 +17,7 @@ from scrapy.exporters import JsonLinesItemExporter
 from scrapy.utils.misc import load_object
 
 from ..feeds.exporters import write_items
-from .changes import Changes, compare, membership, record_of
+from .changes import Changes, compare, membership, reach_of, record_of
 from .store import CrawlRecord, StateError, StateStore, history_key
 
 if TYPE_CHECKING:
@@ -38,6 +38,9 @@ class CrawlHistory:
         self.store = StateStore(state) if state else None
         self.resolved_path = setting_path(settings, "QIVRORA_RESOLVED")
         self.clusters_path = setting_path(settings, "QIVRORA_CLUSTER_CHANGES")
+        self.outage_share = settings.getfloat("QIVRORA_OUTAGE_SHARE")
+        if not 0 < self.outage_share <= 1:
+            raise ValueError(f"QIVRORA_OUTAGE_SHARE: {self.outage_share} is not a share above 0 and at most 1")
         self.resolved_exporter: type | None = None
         if self.resolved_path is not None:
             format = RESOLVED_FORMATS.get(self.resolved_path.suffix.lower())
@@ -65,11 +68,16 @@ class CrawlHistory:
             self.store = None
         return self.previous
 
-    def compare(self, context: AuditContext, findings: list[Finding]) -> Changes | None:
-        """Mark the findings new or persisting; resolved findings and changed clusters."""
+    def compare(self, context: AuditContext, findings: list[Finding], *, outage: bool = False) -> Changes | None:
+        """Mark the findings new or persisting; resolved and unknown findings, changed clusters.
+
+        ``outage``: the crawl saw nothing (no usable start), so every previous finding is unknown.
+        """
         if self.store is None:
             return None
-        self.changes = compare(self.previous, findings, membership(context))
+        self.changes = compare(
+            self.previous, findings, membership(context), reach_of(context), self.outage_share, outage=outage
+        )
         return self.changes
 
     def record(self, context: AuditContext, findings: list[Finding], crawl: CrawlInfo) -> None:

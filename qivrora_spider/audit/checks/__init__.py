@@ -4,6 +4,7 @@ that a check is read, changed or removed in one file. Importing this package reg
 from . import (  # noqa: F401
     canonical,
     clusters,
+    crawl,
     language,
     lastmod,
     markup,

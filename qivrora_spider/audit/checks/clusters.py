@@ -36,6 +36,7 @@ _LIMITS = {
     "max_pages": "the crawl reached its request limit (`-a max_pages`) before examining it",
     "max_depth": "it lies beyond the crawl's depth limit (`-a max_depth`)",
     "excluded": "its host or path is excluded from the crawl",
+    "interrupted": "the crawl was interrupted before examining it",
     "private": (
         "it points at an internal address (loopback, private network, link-local), which the crawl does not "
         "fetch (QIVRORA_ALLOW_PRIVATE) and search engines cannot reach"

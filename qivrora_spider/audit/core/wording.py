@@ -43,6 +43,11 @@ ERRORS = {
 }
 
 
+def failure_reason(kind: str) -> str:
+    """Why a URL gave no answer (a Page or TargetStatus ``error`` kind), as a message says it."""
+    return ERRORS.get(kind, f"it could not be fetched ({kind})")
+
+
 def answers(status: int) -> str:
     """`answers 404 Not Found`: a status as a message says it."""
     try:
