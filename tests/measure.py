@@ -83,17 +83,21 @@ class Measure:
         return ", ".join(parts)
 
 
-def growth(run: Callable[[int], object], small: int, factor: int = 8, repeats: int = 5) -> float:
-    """How many times longer ``run(small * factor)`` takes than ``run(small)``, the best of `repeats`
-    runs each: about `factor` for linear work and `factor` squared for quadratic, on an idle machine
-    or a loaded one alike, where a bound in seconds is either loose or flaky."""
+#: What ``growth`` may give for linear work: 8 times the input, at most 32 times the CPU time. Linear
+#: work gives about 8, more where other processes share the CPU's caches; quadratic work 64 or more.
+LINEAR = 32
 
-    def best(size: int) -> float:
-        timings = []
-        for _ in range(repeats):
-            started = time.perf_counter()
+
+def growth(run: Callable[[int], object], small: int, factor: int = 8, repeats: int = 7) -> float:
+    """How many times the CPU time of ``run(small * factor)`` is that of ``run(small)``, the best of
+    `repeats` runs each, the two sizes in turn: about `factor` for linear work and `factor` squared
+    for quadratic. CPU time, not wall time, so that other processes on the machine count little,
+    where a bound in seconds is either loose or flaky. `run` should do only the work measured: build
+    its input beforehand."""
+    best = {small: float("inf"), small * factor: float("inf")}
+    for _ in range(repeats):
+        for size in best:
+            started = time.process_time()
             run(size)
-            timings.append(time.perf_counter() - started)
-        return min(timings)
-
-    return best(small * factor) / best(small)
+            best[size] = min(best[size], time.process_time() - started)
+    return best[small * factor] / best[small]
