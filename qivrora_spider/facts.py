@@ -156,7 +156,7 @@ class SitemapFile:
     url: str
     sitemap_kind: str | None = None  # "urlset", "sitemapindex", None when not a sitemap
     parent: str | None = None  # the index that lists it
-    via: str = "start"  # "start", "robots", "index", "probe"
+    via: str = "start"  # "start", "robots", "page" (its <link rel="sitemap">), "index", "probe"
     status: int | None = None
     error: str | None = None  # fetch error, as Page.error
     gzip: bool = False

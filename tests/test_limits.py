@@ -16,6 +16,7 @@ import settings as shipped
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.extract.hreflang_values import check_hreflang
 from qivrora_spider.facts import RobotsTxt, SitemapFile, TargetStatus
+from qivrora_spider.spiders.hreflang import PROBED_SITEMAPS
 from qivrora_spider.state.jobdir import FactLog
 
 from .conftest import FAST, CrawlResult, crawl
@@ -25,7 +26,7 @@ from .test_jobdir import chain_site, finish, scrapy_crawl
 #: The politeness (and fault) settings as shipped, instead of the tests' fast ones.
 POLITE = {name: getattr(shipped, name) for name in FAST if name != "QIVRORA_STATE"}
 #: What max_pages does not count, as the test sites serve it.
-EXEMPT = ("/robots.txt", "/sitemap.xml")
+EXEMPT = ("/robots.txt", *PROBED_SITEMAPS)
 
 
 def counted_requests(result: CrawlResult) -> int:
@@ -90,7 +91,7 @@ async def test_sitemap_entries_past_max_pages_are_left_out_without_a_status_chec
         }
     )
     result = await crawl(start=a("/s.xml"), max_pages="1")
-    assert site.requests("GET") == {"/robots.txt": 1, "/s.xml": 1, "/sitemap.xml": 1, "/p0/": 1}
+    assert site.requests("GET") == {"/robots.txt": 1, "/s.xml": 1, **dict.fromkeys(PROBED_SITEMAPS, 1), "/p0/": 1}
     assert site.requests("HEAD") == {}
     assert left_out(result) == [a("/p1/"), a("/p2/"), a("/p3/")]
 

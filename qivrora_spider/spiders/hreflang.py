@@ -29,7 +29,7 @@ from ..extract.urls import origin
 from ..facts import Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
 from ..feeds.exporters import exports_facts
 from ..rendering import RenderResult, enable_rendering
-from ..signals import audit_items, robots_recorded
+from ..signals import audit_items, crawl_settling, robots_recorded
 from ..state.history import setting_path
 from ..state.jobdir import kept
 from .arguments import CrawlArguments, Scope, parse_arguments
@@ -55,6 +55,9 @@ SITEMAP_SIZED = {"download_maxsize": 0, "qivrora_received": 0}
 
 #: Twisted reads a socket 64 KiB at a time: a body this short may have arrived with its headers.
 WHOLE_IN_ONE_READ = 64 * 1024
+
+#: Where hosts that announce no sitemap keep one: generic, Yoast and Rank Math, Astro, WordPress core.
+PROBED_SITEMAPS = ("/sitemap.xml", "/sitemap_index.xml", "/sitemap-index.xml", "/wp-sitemap.xml")
 
 #: What each limit stops, for the line that logs it the first time it is reached.
 STOPPED = {
@@ -92,6 +95,11 @@ class Memory:
     #: Requests counted against max_pages (all but robots.txt and sitemaps), and the URLs it left out.
     requests: int = 0
     left_out: int = 0
+    #: In-scope hosts (origins) whose sitemaps robots.txt or a page announced, those whose robots.txt
+    #: named none (probed when the crawl settles unless a page announced one), and those probed.
+    announced: set[str] = field(default_factory=set)
+    unannounced: list[str] = field(default_factory=list)
+    probed: set[str] = field(default_factory=set)
 
 
 class HreflangSpider(Spider):
@@ -121,6 +129,7 @@ class HreflangSpider(Spider):
         crawler.signals.connect(spider.headers_received, signal=signals.headers_received)
         crawler.signals.connect(spider.bytes_received, signal=signals.bytes_received)
         crawler.signals.connect(spider.engine_started, signal=signals.engine_started)
+        crawler.signals.connect(spider.crawl_settling, signal=crawl_settling)
         return spider
 
     def engine_started(self) -> None:
@@ -261,14 +270,31 @@ class HreflangSpider(Spider):
                 yield request
 
     def robots_recorded(self, robots: RobotsTxt) -> None:
-        """Sitemaps named by the robots.txt of an in-scope host (or /sitemap.xml where none is)."""
+        """Sitemaps named by the robots.txt of an in-scope host; a host that names none is probed for
+        the common names when the crawl settles, unless one of its pages announces a sitemap."""
         if self.arguments.list_mode or robots.url not in self.scope:
             return
-        sitemaps = robots.sitemaps or [f"{robots.origin}/sitemap.xml"]
-        via = "robots" if robots.sitemaps else "probe"
-        for url in sitemaps:
-            for request in self.sitemap(url, via=via):
+        if not robots.sitemaps:
+            if robots.origin not in self.memory.unannounced:
+                self.memory.unannounced.append(robots.origin)
+            return
+        self.memory.announced.add(robots.origin)
+        for url in robots.sitemaps:
+            for request in self.sitemap(url, via="robots"):
                 self.crawler.engine.crawl(request)
+
+    def crawl_settling(self) -> int:
+        """Probe the common sitemap names, once each, on the in-scope hosts that announced none."""
+        queued = 0
+        for host in self.memory.unannounced:
+            if host in self.memory.announced or host in self.memory.probed:
+                continue
+            self.memory.probed.add(host)
+            for name in PROBED_SITEMAPS:
+                for request in self.sitemap(f"{host}{name}", via="probe"):
+                    self.crawler.engine.crawl(request)
+                    queued += 1
+        return queued
 
     def bytes_received(self, data: bytes, request: Request, spider: Spider) -> None:
         """Stop a sitemap (or a start URL, which may be one) past the protocol's 50 MB: what follows
@@ -337,6 +363,7 @@ class HreflangSpider(Spider):
         depth: int = response.meta["qivrora_depth"]
         in_scope: bool = response.meta["qivrora_in_scope"]
         text = page_text(response, self.crawler.stats)  # the first 15 MB, as Google reads them
+        announced: list[str] = []
 
         def headers(name: str) -> list[str]:
             return [v.decode("latin-1") for v in response.headers.getlist(name)]
@@ -350,6 +377,7 @@ class HreflangSpider(Spider):
             in_scope=in_scope,
             depth=depth,
             fingerprint=self.fingerprints,
+            sitemaps=announced,
         )
         rendered: RenderResult | None = response.meta.pop("qivrora_rendered", None)
         if rendered is not None and page.is_html:
@@ -366,6 +394,7 @@ class HreflangSpider(Spider):
         if page.location and in_scope and page.location in self.scope:
             yield from self.document(page.location, depth=depth)
         if in_scope and page.status == 200:
+            yield from self._announced_sitemaps(page.url, announced)
             yield from self._links(page, depth)
         yield page
 
@@ -373,6 +402,14 @@ class HreflangSpider(Spider):
         for annotation in annotations:
             if annotation.url is not None:
                 yield from self.document(annotation.url, depth=depth + 1)
+
+    def _announced_sitemaps(self, url: str, sitemaps: list[str]) -> Iterator[Request]:
+        """The sitemaps a page of an in-scope host announces with ``<link rel="sitemap">``."""
+        if not sitemaps or self.arguments.list_mode or url not in self.scope:
+            return
+        self.memory.announced.add(origin(url))
+        for sitemap in sitemaps:
+            yield from self.sitemap(sitemap, via="page")
 
     def _links(self, page: Page, depth: int) -> Iterator[Any]:
         max_depth = self.arguments.max_depth
