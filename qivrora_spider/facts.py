@@ -134,7 +134,7 @@ class TargetStatus:
     status: int | None = None
     location: str | None = None
     error: str | None = None  # as Page.error
-    not_examined: str | None = None  # "robots", "max_pages", "max_depth", "excluded", "private"
+    not_examined: str | None = None  # "robots", "max_pages", "cluster", "max_depth", "excluded", "private"
 
 
 @dataclass(slots=True)
