@@ -159,10 +159,9 @@ def test_max_pages_counts_the_requests_of_a_crawl_paused_and_resumed_with_jobdir
 
 @pytest_twisted.ensureDeferred
 async def test_a_budget_covers_every_page_before_the_largest_cluster_takes_what_is_left(site):
-    """The home page links ten pages; the first carries 10,000 alternates, the nine others one each:
-    a redirect chain, a slow target, a connection reset, a 500, and five that answer. With
-    max_pages=300 the nine are examined with their findings, and the large cluster as far as the
-    budget goes; the rest of it is HL206."""
+    """The home page links ten pages; the first carries 10,000 alternates, the nine others one each: a redirect chain, a slow target, a connection
+    reset, a 500, and five that answer. With max_pages=300 the nine are examined with their findings,
+    and the large cluster as far as the budget goes; the rest of it is HL206."""
     a = site.url
     big = [a(f"/big{i}/") for i in range(10_000)]
     targets = {2: "/chain/1/", 3: "/slow/", 4: "/reset/", 5: "/broken/"} | {i: f"/p{i}/de/" for i in range(6, 11)}
@@ -171,19 +170,20 @@ async def test_a_budget_covers_every_page_before_the_largest_cluster_takes_what_
             "/": Route(html_page(body=" ".join(f'<a href="/p{i}/">{i}</a>' for i in range(1, 11)))),
             "/p1/": Route(html_page(alternate("en", a("/p1/")), *map(alternate, hreflang_values(10_000), big))),
             **{
-                f"/p{i}/": Route(html_page(alternate("en", a(f"/p{i}/")), alternate("de", a(path))))
+                # Slower to answer than the large page, which is read first (as a depth-first crawl reads it).
+                f"/p{i}/": Route(html_page(alternate("en", a(f"/p{i}/")), alternate("de", a(path))), delay=4)
                 for i, path in targets.items()
             },
             "/chain/1/": Route("", status=301, headers=[("Location", a("/chain/2/"))]),
             "/chain/2/": Route("", status=301, headers=[("Location", a("/chain/3/"))]),
-            "/slow/": Route(html_page(), delay=3),
+            "/slow/": Route(html_page(), delay=9),
             "/reset/": Route(reset=True),
             "/broken/": Route("", status=500),
         }
     )
     site.not_found = Route(html_page())  # /chain/3/, the pages of the ten alternates and of the 10,000
 
-    result = await crawl({"DOWNLOAD_TIMEOUT": 1, "RETRY_TIMES": 0}, start=a("/"), max_pages="300")
+    result = await crawl({"DOWNLOAD_TIMEOUT": 6, "RETRY_TIMES": 0}, start=a("/"), max_pages="300")
 
     assert counted_requests(result) == 300
     again = {path: n for path, n in site.requests().items() if n > 1}

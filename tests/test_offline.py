@@ -204,3 +204,18 @@ async def test_a_sitemap_on_disk_is_checked_against_the_live_site(site, tmp_path
         for f in from_disk.findings
     ) == sorted((f.check, f.url, f.target, f.message) for f in served.findings)
     assert {"SM001", "HL601"} <= from_disk.checks()
+
+
+def test_the_command_audits_a_folder_whose_rules_it_cannot_all_answer_and_says_so_once(tmp_path):
+    """The run that stopped before its first request: now it ends (exit status 0, no page of the corpus
+    annotated, so no finding), and each line the folder cannot answer is named once, on stderr."""
+    from .test_cli import scrapy
+    from .test_host_rules import CORPUS
+
+    out = tmp_path / "findings.csv"
+    run = scrapy("crawl", "hreflang", "-a", f"site={CORPUS / 'netlify'}", "-a", "base=https://example.com/",
+                 "-O", str(out), "-s", "QIVRORA_STATE=")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stderr.count("site: _redirects:29: status 418 is not one the hosts accept") == 1
+    assert run.stderr.count("site: 4 _redirects rules with a visitor condition") == 1
+    assert "Traceback" not in run.stderr
