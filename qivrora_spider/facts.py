@@ -138,7 +138,8 @@ class TargetStatus:
     status: int | None = None
     location: str | None = None
     error: str | None = None  # as Page.error
-    not_examined: str | None = None  # "robots", "max_pages", "max_depth", "excluded", "private", INTERRUPTED
+    #: "robots", "max_pages", "cluster", "max_depth", "excluded", "private", INTERRUPTED
+    not_examined: str | None = None
 
 
 @dataclass(slots=True)
@@ -160,7 +161,7 @@ class SitemapFile:
     url: str
     sitemap_kind: str | None = None  # "urlset", "sitemapindex", None when not a sitemap
     parent: str | None = None  # the index that lists it
-    via: str = "start"  # "start", "robots", "index", "probe"
+    via: str = "start"  # "start", "robots", "page" (its <link rel="sitemap">), "index", "probe"
     status: int | None = None
     error: str | None = None  # fetch error, as Page.error
     gzip: bool = False

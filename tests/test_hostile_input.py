@@ -21,6 +21,7 @@ import pytest_twisted
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.extract.sitemap_parse import MAX_SITEMAP_BYTES
 from qivrora_spider.facts import CrawlInfo, Page, RobotsTxt, SitemapFile
+from qivrora_spider.spiders.hreflang import PROBED_SITEMAPS
 from qivrora_spider.spiders.page_text import MAX_PAGE_BYTES
 
 from .conftest import CrawlResult, crawl
@@ -391,7 +392,8 @@ async def test_redirect_loop_on_an_alternate_is_hl401_with_the_loop(site, caplog
         },
     )
     result, measured = await bounded_crawl(caplog, start=a("/en/"))
-    assert site.requests() == {"/robots.txt": 1, "/sitemap.xml": 1, "/en/": 1, "/loop-a/": 1, "/loop-b/": 1}
+    probed = dict.fromkeys(PROBED_SITEMAPS, 1)
+    assert site.requests() == {"/robots.txt": 1, **probed, "/en/": 1, "/loop-a/": 1, "/loop-b/": 1}
     assert any(
         f"redirects in a loop ({a('/loop-a/')} → {a('/loop-b/')} → {a('/loop-a/')})" in m
         for m in findings(result, "HL401")

@@ -15,8 +15,9 @@ import pytest_twisted
 import settings as shipped
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.extract.hreflang_values import check_hreflang
-from qivrora_spider.facts import RobotsTxt, SitemapFile, TargetStatus
+from qivrora_spider.facts import Page, RobotsTxt, SitemapFile, TargetStatus
 from qivrora_spider.outcome import INTERRUPTED
+from qivrora_spider.spiders.hreflang import PROBED_SITEMAPS
 from qivrora_spider.state.jobdir import FactLog
 
 from .conftest import FAST, CrawlResult, crawl
@@ -26,7 +27,7 @@ from .test_jobdir import chain_site, finish, scrapy_crawl
 #: The politeness (and fault) settings as shipped, instead of the tests' fast ones.
 POLITE = {name: getattr(shipped, name) for name in FAST if name != "QIVRORA_STATE"}
 #: What max_pages does not count, as the test sites serve it.
-EXEMPT = ("/robots.txt", "/sitemap.xml")
+EXEMPT = ("/robots.txt", *PROBED_SITEMAPS)
 
 
 def counted_requests(result: CrawlResult) -> int:
@@ -92,7 +93,7 @@ async def test_sitemap_entries_past_max_pages_are_left_out_without_a_status_chec
         }
     )
     result = await crawl(start=a("/s.xml"), max_pages="1")
-    assert site.requests("GET") == {"/robots.txt": 1, "/s.xml": 1, "/sitemap.xml": 1, "/p0/": 1}
+    assert site.requests("GET") == {"/robots.txt": 1, "/s.xml": 1, **dict.fromkeys(PROBED_SITEMAPS, 1), "/p0/": 1}
     assert site.requests("HEAD") == {}
     assert left_out(result) == [a("/p1/"), a("/p2/"), a("/p3/")]
 
@@ -156,3 +157,78 @@ def test_max_pages_counts_the_requests_of_a_crawl_paused_and_resumed_with_jobdir
     unexamined = [f.url for f in facts if isinstance(f, TargetStatus) and f.not_examined == "max_pages"]
     assert unexamined and len(set(unexamined)) == len(unexamined), "each URL left out once"
     assert f"max_pages=12 left {len(unexamined)} URLs out" in log
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_budget_covers_every_page_before_the_largest_cluster_takes_what_is_left(site):
+    """The home page links ten pages; the first carries 10,000 alternates, the nine others one each: a redirect chain, a slow target, a connection
+    reset, a 500, and five that answer. With max_pages=300 the nine are examined with their findings,
+    and the large cluster as far as the budget goes; the rest of it is HL206."""
+    a = site.url
+    big = [a(f"/big{i}/") for i in range(10_000)]
+    targets = {2: "/chain/1/", 3: "/slow/", 4: "/reset/", 5: "/broken/"} | {i: f"/p{i}/de/" for i in range(6, 11)}
+    site.routes.update(
+        {
+            "/": Route(html_page(body=" ".join(f'<a href="/p{i}/">{i}</a>' for i in range(1, 11)))),
+            "/p1/": Route(html_page(alternate("en", a("/p1/")), *map(alternate, hreflang_values(10_000), big))),
+            **{
+                # Slower to answer than the large page, which is read first (as a depth-first crawl reads it).
+                f"/p{i}/": Route(html_page(alternate("en", a(f"/p{i}/")), alternate("de", a(path))), delay=4)
+                for i, path in targets.items()
+            },
+            "/chain/1/": Route("", status=301, headers=[("Location", a("/chain/2/"))]),
+            "/chain/2/": Route("", status=301, headers=[("Location", a("/chain/3/"))]),
+            "/slow/": Route(html_page(), delay=9),
+            "/reset/": Route(reset=True),
+            "/broken/": Route("", status=500),
+        }
+    )
+    site.not_found = Route(html_page())  # /chain/3/, the pages of the ten alternates and of the 10,000
+
+    result = await crawl({"DOWNLOAD_TIMEOUT": 6, "RETRY_TIMES": 0}, start=a("/"), max_pages="300")
+
+    assert counted_requests(result) == 300
+    again = {path: n for path, n in site.requests().items() if n > 1}
+    assert set(again) <= {"/reset/"}, "every URL once (Twisted sends a request again when its connection is reset)"
+    found = {(f.check, f.url, f.target) for f in result.findings}
+    assert {
+        ("HL401", a("/p2/"), a("/chain/1/")),
+        ("HL404", a("/p3/"), a("/slow/")),
+        ("HL404", a("/p4/"), a("/reset/")),
+        ("HL403", a("/p5/"), a("/broken/")),
+    } <= found
+    hl206 = {target for check, _, target in found if check == "HL206"}
+    assert hl206 <= set(big), "nothing of the nine pages is left unexamined"
+    examined_big = {page.url for page in result.of(Page)} & set(big)
+    assert examined_big == set(big[: len(examined_big)]) and len(examined_big) > 250
+    assert hl206 == set(big) - examined_big
+    assert all("`-a max_pages`" in f.message for f in result.findings if f.check == "HL206")
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_cluster_that_does_not_fit_in_what_is_left_is_left_out_whole(site):
+    """/ links /a/ and /b/, each with three alternates; max_pages=6 holds the three pages and one
+    cluster: the other is left out whole, and HL206 says why, rather than two halves examined."""
+    a = site.url
+    clusters = {name: [a(f"/{name}{i}/") for i in range(3)] for name in ("a", "b")}
+    site.routes.update(
+        {
+            "/": Route(html_page(body='<a href="/a/">a</a> <a href="/b/">b</a>')),
+            **{
+                f"/{name}/": Route(html_page(alternate("en", a(f"/{name}/")), *map(alternate, ("de", "fr", "it"), urls)))
+                for name, urls in clusters.items()
+            },
+        }
+    )
+    site.not_found = Route(html_page())
+
+    result = await crawl(start=a("/"), max_pages="6")
+
+    assert counted_requests(result) == 6
+    examined = {page.url for page in result.of(Page)}
+    whole = [name for name, urls in clusters.items() if set(urls) <= examined]
+    out = [name for name, urls in clusters.items() if not set(urls) & examined]
+    assert len(whole) == 1 and len(out) == 1, examined
+    hl206 = [f for f in result.findings if f.check == "HL206"]
+    assert sorted(f.target for f in hl206) == sorted(clusters[out[0]])
+    assert all("did not fit in what the crawl's request limit (`-a max_pages`) had left" in f.message for f in hl206)

@@ -89,10 +89,53 @@ def test_a_base_with_a_folder_serves_only_below_it(build):
     assert site.answer("https://example.com/en/docs/").body == b"docs"
 
 
-def test_broken_rule_files_are_one_line_errors(build):
-    (build / "_redirects").write_text("/a /b teapot\n")
-    with pytest.raises(StaticSiteError, match="_redirects line 1"):
-        StaticSite(build, BASE)
+def test_a_line_the_hosts_refuse_is_named_and_the_rest_applies(build):
+    (build / "_redirects").write_text("/a /b teapot\n/old/ /docs/ 301\n")
+    built = StaticSite(build, BASE)
+    assert built.problems == ["_redirects:1: 'teapot' is neither a status nor a condition (Country, Language, Role, Cookie); line left out"]
+    assert built.answer("https://example.com/old/").status == 301
+
+
+def _documentation_build(site, other_site, folder):
+    """A build as generators ship it: its translation on a partner host through a 200 rule, `:lang`
+    placeholders, a 404 rule, a rule by the visitor's language and a line the hosts refuse."""
+    a, b = site.url, other_site.url
+    cluster = (alternate("en", a("/en/")), alternate("de", a("/de/")), alternate("tl", a("/ph/")))
+    site.routes.update({"/en/": Route(html_page(*cluster)), "/de/": Route(html_page(*cluster, lang="de"))})
+    other_site.routes["/ph/"] = Route(html_page(*cluster, lang="tl"))
+    site.export(folder)
+    (folder / "_redirects").write_text(
+        "# the partner serves the Filipino pages\n"
+        f"/ph/*  {b('/ph/')}:splat  200\n"
+        "/:lang/old/*  /:lang/new/:splat  301\n"
+        "/retired/*  /404.html  404\n"
+        "/  /de/  302  Language=de\n"
+        "/docs  /en/docs/  307 Planet=mars\n"
+    )
+
+
+@pytest.mark.parametrize("live", [False, True])
+@pytest_twisted.ensureDeferred
+async def test_a_real_redirects_file_is_audited_with_what_the_folder_cannot_answer_said_once(
+    site, other_site, tmp_path, caplog, live
+):
+    _documentation_build(site, other_site, tmp_path / "public")
+    result = await crawl(site=str(tmp_path / "public"), base=site.url("/"), start=site.url("/en/"), live=str(int(live)))
+    a = site.url
+    warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and "site: " in r.getMessage()]
+    assert warnings == [
+        "site: _redirects:6: 'Planet=mars' is neither a status nor a condition (Country, Language, Role, Cookie); line left out",
+        "site: 1 _redirects rule with a visitor condition (Country=, Language=, Role=, Cookie=) not applied, "
+        "a folder has no visitor: _redirects:5 `/  /de/  302  Language=de`",
+    ]
+    if live:
+        assert other_site.requests() == {"/robots.txt": 1, "/ph/": 1}, "the 200 rule's target, fetched once"
+        assert result.page(a("/ph/")).status == 200 and result.page(a("/ph/")).html_lang == "tl"
+        assert "HL206" not in result.checks() and "HL201" not in result.checks()
+    else:
+        assert other_site.requests() == {}
+        assert [s.not_examined for s in result.of(TargetStatus) if s.url == a("/ph/")] == ["excluded"]
+        assert {(f.check, f.target) for f in result.findings if f.check == "HL206"} == {("HL206", a("/ph/"))}
 
 
 @pytest.mark.parametrize(
@@ -161,3 +204,18 @@ async def test_a_sitemap_on_disk_is_checked_against_the_live_site(site, tmp_path
         for f in from_disk.findings
     ) == sorted((f.check, f.url, f.target, f.message) for f in served.findings)
     assert {"SM001", "HL601"} <= from_disk.checks()
+
+
+def test_the_command_audits_a_folder_whose_rules_it_cannot_all_answer_and_says_so_once(tmp_path):
+    """The run that stopped before its first request: now it ends (exit status 0, no page of the corpus
+    annotated, so no finding), and each line the folder cannot answer is named once, on stderr."""
+    from .test_cli import scrapy
+    from .test_host_rules import CORPUS
+
+    out = tmp_path / "findings.csv"
+    run = scrapy("crawl", "hreflang", "-a", f"site={CORPUS / 'netlify'}", "-a", "base=https://example.com/",
+                 "-O", str(out), "-s", "QIVRORA_STATE=")
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stderr.count("site: _redirects:29: status 418 is not one the hosts accept") == 1
+    assert run.stderr.count("site: 4 _redirects rules with a visitor condition") == 1
+    assert "Traceback" not in run.stderr

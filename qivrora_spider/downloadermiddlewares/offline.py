@@ -1,13 +1,15 @@
 """Answer requests under `-a base=URL` from `-a site=FOLDER`: audit a static build before deploying.
 
 No network for the site itself: the folder answers as a static host would (``static_site``). URLs
-outside the base (alternates on other hosts) are not fetched unless `-a live=1`; they are recorded
-as not examined, so the audit says so (HL206) instead of guessing.
+outside the base (alternates on other hosts), and the targets on other hosts of `_redirects` 200
+rules, are not fetched unless `-a live=1`; they are recorded as not examined, so the audit says so
+(HL206) instead of guessing. The rule lines the folder cannot answer are said once, at the start.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import logging
+from typing import TYPE_CHECKING, NoReturn
 
 from scrapy import Request
 from scrapy.exceptions import IgnoreRequest, NotConfigured
@@ -22,12 +24,26 @@ if TYPE_CHECKING:
     from scrapy.crawler import Crawler
     from typing_extensions import Self
 
+logger = logging.getLogger(__name__)
+
 
 class StaticSiteMiddleware:
     def __init__(self, crawler: Crawler, site: StaticSite, live: bool) -> None:
         self.crawler = crawler
         self.site = site
         self.live = live
+        for problem in site.problems:
+            logger.warning("site: %s", problem)
+        skipped = site.redirects.skipped
+        if skipped:
+            # Kept for a later judgement of pages that change by visitor (HL801): the rule and its line.
+            logger.warning(
+                "site: %d _redirects rule%s with a visitor condition (Country=, Language=, Role=, Cookie=) "
+                "not applied, a folder has no visitor: %s",
+                len(skipped), "s" if len(skipped) > 1 else "", "; ".join(f"{r.where} `{r.text}`" for r in skipped),
+            )
+        crawler.stats.set_value("qivrora/offline/rules_refused", len(site.problems))
+        crawler.stats.set_value("qivrora/offline/rules_skipped", len(skipped))
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -40,8 +56,16 @@ class StaticSiteMiddleware:
         if not request.url.startswith(("http://", "https://")):
             return None
         url = request.meta.get("qivrora_url", request.url)
+        if request.meta.get("qivrora_proxied"):
+            return None  # a 200 rule's target on another host, with -a live=1: that host answers
         if self.site.serves(url):
             answer = self.site.answer(url, request.method)
+            if answer.proxy is not None:
+                if self.live:
+                    return request.replace(
+                        url=answer.proxy, meta={**request.meta, "qivrora_proxied": True}, dont_filter=True
+                    )
+                await self._excluded(url)
             headers = dict(answer.headers)
             cls = responsetypes.from_args(headers=headers, url=request.url, body=answer.body)
             self.crawler.stats.inc_value("qivrora/offline/answered")
@@ -50,6 +74,10 @@ class StaticSiteMiddleware:
             return None
         if request.meta.get("dont_obey_robotstxt"):
             raise IgnoreRequest(f"outside -a base: {url}")  # robots.txt of an excluded host: no fact
+        await self._excluded(url)
+
+    async def _excluded(self, url: str) -> NoReturn:
+        """A URL whose answer comes from outside -a base: not examined without -a live=1 (HL206)."""
         await self.crawler.engine.scraper.start_itemproc_async(
             TargetStatus(url=url, not_examined="excluded"), response=None
         )

@@ -6,10 +6,12 @@ Cloudflare Pages or GitHub Pages would answer from the folder. The mapping rules
 - ``/dir/`` serves ``dir/index.html``; ``/dir`` (a folder, no slash) answers 301 to ``/dir/``;
 - ``/page.html`` serves that file; with pretty URLs (the default) ``/page`` serves ``page.html``;
 - a missing file answers 404 (with ``404.html`` as body when the folder has one);
-- ``_redirects`` (``/from /to [status]``, status 301 by default) and ``_headers`` (a path line, then
-  indented ``Name: value`` lines) add redirects and headers, as Netlify and Cloudflare Pages read them;
+- ``_redirects`` and ``_headers`` apply as Netlify and Cloudflare Pages apply them
+  (``extract.host_rules``): the first matching rule, unless an existing file shadows it and it is
+  not forced (``!``); 3xx rules redirect, 200 serves the target's content at the URL (a target on
+  another host is that host's answer: ``proxy``), 404 and 410 serve it with their status;
 - content types come from file extensions; ``.gz`` files are served as ``application/gzip``;
-- the query string is ignored for the lookup; a path that would leave the folder (``..``,
+- the query string is ignored for the file lookup (a rule may match on it); a path that would leave the folder (``..``,
   encoded or not) is refused with 403 and nothing outside the folder is ever read.
 """
 
@@ -18,10 +20,13 @@ from __future__ import annotations
 import mimetypes
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 from urllib.parse import unquote, urlsplit
 
-#: A redirect status a `_redirects` line may give.
-REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+from ..extract.host_rules import RuleFile, parse_headers, parse_redirects
+
+#: Read by the host, never served.
+RULE_FILES = ("/_redirects", "/_headers")
 
 
 @dataclass(slots=True)
@@ -29,6 +34,8 @@ class StaticAnswer:
     status: int
     headers: list[tuple[str, str]] = field(default_factory=list)
     body: bytes = b""
+    #: A 200 rule's target on another host: what the URL serves is that URL's answer.
+    proxy: str | None = None
 
 
 class StaticSiteError(ValueError):
@@ -52,30 +59,54 @@ class StaticSite:
         self.origin = f"{parts.scheme}://{parts.netloc}"
         self.prefix = parts.path if parts.path.endswith("/") else parts.path + "/"
         self.pretty_urls = pretty_urls
-        self.redirects = self._read_redirects()
-        self.headers = self._read_headers()
+        self.redirects = self._read_rules("_redirects", parse_redirects)
+        self.headers = self._read_rules("_headers", parse_headers)
+
+    @property
+    def problems(self) -> list[str]:
+        """One line per rule line the hosts would refuse: left out, the rest applies."""
+        return self.redirects.problems + self.headers.problems
 
     def serves(self, url: str) -> bool:
         parts = urlsplit(url)
         return f"{parts.scheme}://{parts.netloc}" == self.origin and (parts.path + "/").startswith(self.prefix)
 
     def answer(self, url: str, method: str = "GET") -> StaticAnswer:
-        path = urlsplit(url).path or "/"
-        answer = self._answer(path)
-        answer.headers += self.headers.get(path, [])
+        parts = urlsplit(url)
+        path = parts.path or "/"
+        answer = self._routed(path, parts.query)
+        answer.headers += self.headers.headers_for(self.origin, path)
         if method == "HEAD":
             answer.body = b""
         return answer
 
+    def _routed(self, path: str, query: str) -> StaticAnswer:
+        """The first matching `_redirects` rule, unless a file at `path` shadows it (not forced)."""
+        found = self.redirects.redirect(self.origin, path, query)
+        if found is None:
+            return self._answer(path)
+        rule, target = found
+        served = self._answer(path)
+        if served.status != 404 and not rule.force:
+            return served
+        if rule.is_redirect:
+            return StaticAnswer(rule.status, [("Location", target)])
+        where = urlsplit(target)
+        if where.scheme and f"{where.scheme}://{where.netloc}" != self.origin:
+            if rule.status == 200:
+                return StaticAnswer(200, proxy=target)
+            return self._not_found(rule.status)  # the page of a gone URL, kept on another host
+        content = self._answer(where.path or "/")
+        if rule.status == 200:
+            return content
+        return self._not_found(rule.status, content.body if content.status == 200 else None)
+
     def _answer(self, path: str) -> StaticAnswer:
-        if path in self.redirects:
-            status, target = self.redirects[path]
-            return StaticAnswer(status, [("Location", target)])
         try:
             relative = unquote(path[len(self.prefix) - 1 :], errors="strict")
         except UnicodeDecodeError:
             return self._not_found()  # percent-encoded bytes that name no UTF-8 file
-        if not path.startswith(self.prefix) or "\x00" in relative:
+        if not path.startswith(self.prefix) or "\x00" in relative or relative in RULE_FILES:
             return self._not_found()
         candidate = (self.folder / relative.lstrip("/")).resolve()
         if candidate != self.folder and self.folder not in candidate.parents:
@@ -95,40 +126,21 @@ class StaticSite:
             return self._not_found()
         return StaticAnswer(200, [("Content-Type", _content_type(path))], path.read_bytes())
 
-    def _not_found(self) -> StaticAnswer:
+    def _not_found(self, status: int = 404, body: bytes | None = None) -> StaticAnswer:
         page = self.folder / "404.html"
-        body = page.read_bytes() if page.is_file() else b"<!doctype html><title>Not found</title>"
-        return StaticAnswer(404, [("Content-Type", "text/html; charset=utf-8")], body)
+        if body is None:
+            body = page.read_bytes() if page.is_file() else b"<!doctype html><title>Not found</title>"
+        return StaticAnswer(status, [("Content-Type", "text/html; charset=utf-8")], body)
 
-    def _rule_lines(self, name: str) -> list[tuple[int, str]]:
+    def _read_rules(self, name: str, parse: Callable[[str, str], RuleFile]) -> RuleFile:
+        """The rules of one file; a file that cannot be read is one problem, as a refused line is."""
         path = self.folder / name
-        if not path.is_file():
-            return []
+        if not path.exists():
+            return RuleFile()
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise StaticSiteError(f"site: cannot read {path}: {exc}") from None
-        return [(n, line) for n, line in enumerate(text.splitlines(), 1) if line.strip() and not line.lstrip().startswith("#")]
-
-    def _read_redirects(self) -> dict[str, tuple[int, str]]:
-        found: dict[str, tuple[int, str]] = {}
-        for number, line in self._rule_lines("_redirects"):
-            parts = line.split()
-            status = parts[2].rstrip("!") if len(parts) > 2 else "301"
-            if len(parts) < 2 or not status.isdigit() or int(status) not in REDIRECT_STATUSES:
-                raise StaticSiteError(f"site: _redirects line {number}: write `/from /to [301|302|307|308]`")
-            found.setdefault(parts[0], (int(status), parts[1]))
-        return found
-
-    def _read_headers(self) -> dict[str, list[tuple[str, str]]]:
-        found: dict[str, list[tuple[str, str]]] = {}
-        current: list[tuple[str, str]] | None = None
-        for number, line in self._rule_lines("_headers"):
-            if not line[0].isspace():
-                current = found.setdefault(line.strip(), [])
-                continue
-            name, colon, value = line.strip().partition(":")
-            if current is None or not colon or not name.strip():
-                raise StaticSiteError(f"site: _headers line {number}: write a path, then indented `Name: value` lines")
-            current.append((name.strip(), value.strip()))
-        return found
+            text = path.read_bytes().decode("utf-8", errors="replace")
+        except OSError as exc:
+            rules = RuleFile()
+            rules.problems.append(f"{name}: cannot be read ({exc.strerror or exc}); no rule of it applies")
+            return rules
+        return parse(text, name)

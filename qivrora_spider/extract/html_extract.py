@@ -65,6 +65,8 @@ class HtmlFacts:
     meta_robots: str | None
     links: list[str]
     base_href: str | None
+    #: ``<link rel="sitemap">`` hrefs of the head, as written: sitemaps the page announces (Astro).
+    sitemaps: list[str]
     #: None where not asked for: only the crawl state compares fingerprints (SM010, SM011).
     fingerprint: str | None
     #: The page's own content, at most ``MAIN_TEXT_LIMIT`` characters (``MainText``); "" where not asked.
@@ -185,6 +187,7 @@ class _Extractor(HtmlTokenizer):
         self._meta_robots: str | None = None
         self._links: dict[str, None] = {}
         self._base_href: str | None = None
+        self._sitemaps: list[str] = []
         self._text = TextParts() if fingerprint else None
         self._main = MainText() if main_text and not inert else None
 
@@ -193,6 +196,7 @@ class _Extractor(HtmlTokenizer):
             annotations=self._annotations,
             ignored=self._ignored,
             canonicals=self._canonicals,
+            sitemaps=self._sitemaps,
             html_lang=self._html_lang,
             content_language=self._content_language,
             noindex=self._noindex,
@@ -317,6 +321,8 @@ class _Extractor(HtmlTokenizer):
         href = attrs.get("href")
         if inert is None and href is not None and "canonical" in rel:
             self._canonicals.append(HtmlCanonical(href, self._in_head()))
+        if inert is None and href and "sitemap" in rel and self._in_head():
+            self._sitemaps.append(href)
         typo = next((name for name in attrs if name in _HREFLANG_TYPOS), None)
         if typo is None and "hreflang" not in attrs:
             if not ("lang" in attrs and "alternate" in rel and "type" not in attrs):

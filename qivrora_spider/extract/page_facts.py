@@ -96,6 +96,7 @@ def build_page(
     in_scope: bool,
     depth: int,
     fingerprint: bool = True,
+    sitemaps: list[str] | None = None,
 ) -> Page:
     """The facts of one response; `text` is the decoded body, None where it was not downloaded.
 
@@ -103,6 +104,9 @@ def build_page(
 
     ``fingerprint``: whether to compute the page's content fingerprint, which only the crawl state
     uses; without it ``Page.fingerprint`` stays None.
+
+    ``sitemaps``: where given, the sitemap URLs the page's head announces (``<link rel="sitemap">``)
+    are appended to it, for the crawl to fetch; they are no fact of the page, which the audit needs not.
     """
     content_type = (headers("Content-Type") or [None])[0]
     location = (headers("Location") or [None])[0]
@@ -159,6 +163,8 @@ def build_page(
     page.main_text_confidence = read.confidence
     page.main_text_letters = read.letters
     page.links = [link for link in dict.fromkeys(resolve(h, base) for h in html.links) if link is not None]
+    if sitemaps is not None:
+        sitemaps += [url for url in dict.fromkeys(resolve(h, base) for h in html.sitemaps) if url is not None]
     return page
 
 

@@ -52,6 +52,12 @@ DOWNLOAD_HANDLERS = {
     "https": "qivrora_spider.download_handlers.HTTP11DownloadHandler",
 }
 
+#: Breadth-first, on Scrapy's own queues: pages nearer the start first, so that a budget
+#: (-a max_pages) samples the whole site rather than one branch of it (Scrapy's default is LIFO).
+DEPTH_PRIORITY = 1
+SCHEDULER_DISK_QUEUE = "scrapy.squeues.PickleFifoDiskQueue"
+SCHEDULER_MEMORY_QUEUE = "scrapy.squeues.FifoMemoryQueue"
+
 # Redirects are facts, not detours: every 3xx is recorded with its Location and the spider decides.
 REDIRECT_ENABLED = False
 METAREFRESH_ENABLED = False
@@ -63,7 +69,9 @@ COOKIES_ENABLED = False
 ROBOTSTXT_OBEY = False
 DOWNLOADER_MIDDLEWARES = {
     # Once the crawl is interrupted (Ctrl-C), nothing more is sent: what is left is "not examined".
-    "qivrora_spider.downloadermiddlewares.interrupt.InterruptMiddleware": 40,
+    "qivrora_spider.downloadermiddlewares.interrupt.InterruptMiddleware": 30,
+    # -a max_pages, spent as requests leave the queue, before anything else looks at them.
+    "qivrora_spider.downloadermiddlewares.budget.BudgetMiddleware": 40,
     # First of all: a request to an internal address (127/8, 10/8, 169.254.169.254, ::1, ... or a host
     # name resolving to one) is not sent unless its host is a start host (QIVRORA_ALLOW_PRIVATE).
     "qivrora_spider.downloadermiddlewares.private_guard.PrivateAddressGuard": 50,

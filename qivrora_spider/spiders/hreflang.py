@@ -3,6 +3,11 @@
 A thin adapter: deciding what a response means is done by the pure builders (page_facts,
 sitemap_facts); this class decides what to fetch next, fetches every URL at most once, and sends no
 more requests than ``max_pages`` allows (robots.txt and sitemaps aside).
+
+A budget covers the site: Scrapy's FIFO queues with DEPTH_PRIORITY take pages nearer the start first,
+the budget is spent as requests leave the queue (``admit``, through ``BudgetMiddleware``), and a
+page's alternates are examined together: their requests are reserved at once, or the cluster is left
+out whole (``_cluster``).
 """
 
 from __future__ import annotations
@@ -27,10 +32,10 @@ from ..extract.rendered import failed_rendering, with_rendering
 from ..extract.sitemap_facts import read_sitemap
 from ..extract.sitemap_parse import MAX_SITEMAP_BYTES, sniff_sitemap
 from ..extract.urls import origin
-from ..facts import INTERRUPTED, Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
+from ..facts import INTERRUPTED, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
 from ..feeds.exporters import exports_facts
 from ..rendering import Rendering, RenderResult
-from ..signals import audit_items, crawl_interrupted, robots_recorded
+from ..signals import audit_items, crawl_interrupted, crawl_settling, robots_recorded
 from ..state.history import setting_path
 from ..state.jobdir import kept
 from .arguments import CrawlArguments, Scope, parse_arguments
@@ -56,6 +61,13 @@ SITEMAP_SIZED = {"download_maxsize": 0, "qivrora_received": 0}
 
 #: Twisted reads a socket 64 KiB at a time: a body this short may have arrived with its headers.
 WHOLE_IN_ONE_READ = 64 * 1024
+
+#: Where hosts that announce no sitemap keep one: generic, Yoast and Rank Math, Astro, WordPress core.
+PROBED_SITEMAPS = ("/sitemap.xml", "/sitemap_index.xml", "/sitemap-index.xml", "/wp-sitemap.xml")
+
+#: The priority of the largest cluster's alternates, released when the crawl settles: after any other
+#: request, whatever its depth, so that they take only what the rest of the site left of the budget.
+LAST = -1_000_000
 
 #: What each limit stops, for the line that logs it the first time it is reached.
 STOPPED = {
@@ -95,6 +107,27 @@ class Memory:
     left_out: int = 0
     #: Hosts where a start's redirects ended (http://example.com/ -> https://www.example.com/): in scope.
     start_hosts: list[str] = field(default_factory=list)
+    #: Requests queued for the alternates of clusters that fit: counted when they leave the queue.
+    reserved: int = 0
+    #: The largest cluster so far that alone exceeds max_pages (its unfetched alternates, claimed, and
+    #: their depth): examined as far as the budget goes once the rest of the crawl is done.
+    held: list[str] = field(default_factory=list)
+    held_depth: int = 0
+    #: Pages admitted and not read yet, whose clusters are still unknown; and the pages read so far
+    #: with what they cost (themselves and the alternates they added): what each of those may need.
+    reading: int = 0
+    read_pages: int = 0
+    read_cost: int = 0
+    #: URLs queued as pages, not admitted yet; those of them a cluster reserved (counted as reserved).
+    queued: set[str] = field(default_factory=set)
+    promised: set[str] = field(default_factory=set)
+    #: Pages (URL, depth) that waited for the pages being read: asked for again when the crawl settles.
+    waiting: list[tuple[str, int]] = field(default_factory=list)
+    #: In-scope hosts (origins) whose sitemaps robots.txt or a page announced, those whose robots.txt
+    #: named none (probed when the crawl settles unless a page announced one), and those probed.
+    announced: set[str] = field(default_factory=set)
+    unannounced: list[str] = field(default_factory=list)
+    probed: set[str] = field(default_factory=set)
 
 
 class HreflangSpider(Spider):
@@ -126,6 +159,7 @@ class HreflangSpider(Spider):
         crawler.signals.connect(spider.bytes_received, signal=signals.bytes_received)
         crawler.signals.connect(spider.engine_started, signal=signals.engine_started)
         crawler.signals.connect(spider.interrupted, signal=crawl_interrupted)
+        crawler.signals.connect(spider.crawl_settling, signal=crawl_settling)
         return spider
 
     def engine_started(self) -> None:
@@ -133,6 +167,7 @@ class HreflangSpider(Spider):
         self.memory = kept(self, "qivrora/spider", self.memory)
         for url in self.memory.start_hosts:
             self.scope.add(url)
+        self.memory.reading = 0  # what a paused crawl was reading is not being read any more
         self.fingerprints = keeps_fingerprints(self.settings)
 
     def closed(self, reason: str) -> None:
@@ -172,14 +207,55 @@ class HreflangSpider(Spider):
                 limit, STOPPED[limit],
             )
 
-    def _within_limit(self) -> bool:
-        """Count one more request against max_pages; False, counting nothing, once it is spent."""
-        limit = self.arguments.max_pages
-        if limit is not None and self.memory.requests >= limit:
-            self._limit_reached("max_pages")
-            return False
+    def admit(self, request: Request) -> str:
+        """Count a request against max_pages as it leaves the queue: "go"; "out" (counting nothing)
+        once the budget is spent; "wait" for a page whose cluster would not fit beside those of the
+        pages being read, asked for again when the crawl settles (``waiting``). A reserved request
+        (a member of a cluster that fit) always goes."""
+        budget = request.meta.get("qivrora_budget")
+        if budget is None or budget == "counted":
+            return "go"  # robots.txt, sitemaps, the audit's own request; or counted before a replay
+        url = request.meta["qivrora_url"]
+        if budget == "reserved" or url in self.memory.promised:
+            self.memory.promised.discard(url)
+            self.memory.reserved -= 1
+        else:
+            limit = self.arguments.max_pages
+            if limit is not None and self.memory.requests + self.memory.reserved >= limit:
+                self._limit_reached("max_pages")
+                self.memory.queued.discard(url)
+                return "out"
+            if budget == "page" and limit is not None and self.memory.reading and self._left() < self._expected():
+                self.memory.waiting.append((url, request.meta["qivrora_depth"]))
+                return "wait"
+            if budget == "page":
+                # Its cluster is not known yet: clusters reserved meanwhile leave room for one (``_left``).
+                self.memory.reading += 1
+                request.meta["qivrora_reading"] = True
+        self.memory.queued.discard(url)
         self.memory.requests += 1
-        return True
+        request.meta["qivrora_budget"] = "counted"
+        return "go"
+
+    def _expected(self) -> int:
+        """What reading one more page may cost: itself and its alternates, as the pages read did."""
+        memory = self.memory
+        return -(-memory.read_cost // memory.read_pages) if memory.read_pages else 1
+
+    def _left(self) -> int:
+        """What max_pages leaves for a cluster once those reserved and those the pages being read may
+        bring (as large as the pages read so far brought) are served: a sitemap's thousand clusters
+        must not take the room of the pages already fetched."""
+        memory = self.memory
+        assert self.arguments.max_pages is not None
+        return self.arguments.max_pages - memory.requests - memory.reserved - memory.reading * (self._expected() - 1)
+
+    def _read(self, meta: dict[str, Any]) -> bool:
+        """A page admitted as one that may bring a cluster is read (or failed): it needs no estimate now."""
+        if meta.pop("qivrora_reading", False):
+            self.memory.reading -= 1
+            return True
+        return False
 
     def asked_elsewhere(self, urls: Iterable[str]) -> None:
         """URLs another worker of a distributed crawl asked for (its scheduler hands them over): they
@@ -187,28 +263,41 @@ class HreflangSpider(Spider):
         pending for them."""
         self.memory.seen.update(urls)
 
-    def _left_out(self, url: str, why: str = "max_pages") -> TargetStatus:
-        """The fact of a URL max_pages (or an interruption) left out: not examined (HL206), never a pass."""
-        self.memory.left_out += why == "max_pages"
+    def left_out(self, url: str, why: str = "max_pages") -> TargetStatus:
+        """The fact of a URL max_pages left out (``cluster``: with its cluster, whole; INTERRUPTED: by
+        Ctrl-C): not examined (HL206), never a pass. It stays claimed: not asked for again, not even
+        for its status."""
+        self.memory.left_out += why != INTERRUPTED
         return TargetStatus(url=url, not_examined=why)
 
     def document(
-        self, url: str, *, depth: int, start: bool = False, from_start: bool = False
-    ) -> Iterator[Request | TargetStatus]:
+        self, url: str, *, depth: int, start: bool = False, from_start: bool = False, budget: str = "page"
+    ) -> Iterator[Request]:
         """GET a page or an alternate (any type: a PDF carries hreflang in its Link header).
 
         ``start``: a URL the user gave (or where one redirected), whose redirects are followed on any
-        host (CR001); ``from_start``: given with ``-a start``, so it may be a sitemap.
-        """
-        if not self.claim(url):
-            return
-        if not self._within_limit():
-            # Claimed all the same: not asked for again, not even for its status when the crawl settles.
-            yield self._left_out(url)
-            return
+        host (CR001); ``from_start``: given with ``-a start``, so it may be a sitemap. ``budget``: how
+        max_pages counts it (``admit``): "page" (its cluster is not known yet), "reserved" (a member
+        of a cluster that fit), "open" (one request, no cluster expected)."""
+        if self.claim(url):
+            if budget == "page" and self.arguments.max_pages is not None:
+                self.memory.queued.add(url)
+            yield self._document_request(url, depth=depth, start=start, from_start=from_start, budget=budget)
+
+    def _document_request(
+        self,
+        url: str,
+        *,
+        depth: int,
+        start: bool = False,
+        from_start: bool = False,
+        budget: str = "page",
+        priority: int = 0,
+    ) -> Request:
         in_scope = url in self.scope and not self.arguments.list_mode
         meta: dict[str, Any] = {
-            "qivrora_url": url, "qivrora_depth": depth, "qivrora_in_scope": in_scope or from_start
+            "qivrora_url": url, "qivrora_depth": depth, "qivrora_in_scope": in_scope or from_start,
+            "qivrora_budget": budget,
         }
         if start or from_start:
             meta["qivrora_start"] = True
@@ -216,12 +305,45 @@ class HreflangSpider(Spider):
             meta.update(SITEMAP_SIZED)  # a start URL may be a sitemap, recognised once it has arrived
         if self.arguments.render:
             meta["qivrora_render"] = True  # rendered if it answers 200 with HTML (rendering.handler)
-        yield Request(
+        return Request(
             url,
             callback=self.parse_start if from_start else self.parse_document,
             errback=self.document_failed,
             meta=meta,
+            priority=priority,
         )
+
+    def _cluster(self, members: dict[str, int]) -> Iterator[Request | TargetStatus]:
+        """The URLs of one cluster not asked for yet (URL: depth), examined together.
+
+        Without max_pages each is simply fetched. With it, they are reserved at once where they fit in
+        what is left; a cluster that does not fit is left out whole (HL206 says why), rather than
+        spending the budget on part of it, except the largest one that alone exceeds max_pages, which
+        is held until the crawl settles and then examined as far as the budget goes.
+        """
+        new = {url: depth for url, depth in members.items() if url not in self.memory.seen}
+        limit = self.arguments.max_pages
+        # Members queued as pages already (linked before): reserved with the others, or they would be
+        # the part of the cluster the budget leaves out.
+        queued = [url for url in members if url in self.memory.queued]
+        if limit is None or len(new) + len(queued) < 2:
+            for url, depth in new.items():
+                yield from self.document(url, depth=depth)  # one URL is no cluster to keep whole
+            return
+        if len(new) + len(queued) <= self._left():
+            self.memory.reserved += len(new) + len(queued)
+            self.memory.queued.difference_update(queued)
+            self.memory.promised.update(queued)
+            for url, depth in new.items():
+                yield from self.document(url, depth=depth, budget="reserved")
+            return
+        self.memory.seen.update(new)
+        if len(new) > limit and len(new) > len(self.memory.held):
+            new, self.memory.held = dict.fromkeys(self.memory.held, 0), list(new)
+            self.memory.held_depth = max(members.values())
+        self._limit_reached("max_pages")
+        for url in new:
+            yield self.left_out(url, "cluster")
 
     def sitemap(self, url: str, *, via: str, parent: str | None = None) -> Iterator[Request]:
         if self.claim(url):
@@ -240,7 +362,7 @@ class HreflangSpider(Spider):
             method=method,
             callback=self.parse_status,
             errback=self.status_failed,
-            meta={"qivrora_url": url, "qivrora_headers_only": True},
+            meta={"qivrora_url": url, "qivrora_headers_only": True, "qivrora_budget": "open"},
             priority=-10,
             # The GET where HEAD is refused asks again for a URL this crawl claimed: a duplicate
             # filter that keys on URLs alone (distributed crawls) must let it through.
@@ -248,21 +370,10 @@ class HreflangSpider(Spider):
         )
 
     def statuses(self, urls: Iterable[str]) -> Iterator[Request]:
-        """A HEAD for each URL nobody fetched (claimed by the status pipeline) while max_pages allows.
-
-        The facts of the URLs past the limit come through one ``data:`` request: the pipeline asks
-        when the crawl settles, in a signal handler, where it cannot hand out items.
-        """
-        left_out: list[str] = []
+        """A HEAD for each URL nobody fetched (claimed by the status pipeline); those past max_pages
+        are left out as they leave the queue."""
         for url in urls:
-            if self._within_limit():
-                yield self.status(url)
-            else:
-                left_out.append(url)
-        if left_out:
-            yield Request(
-                "data:,", callback=self.parse_left_out, meta={"qivrora_left_out": left_out}, dont_filter=True
-            )
+            yield self.status(url)
 
     async def start(self) -> AsyncIterator[Any]:
         for url in self.arguments.urls:
@@ -282,14 +393,41 @@ class HreflangSpider(Spider):
                 yield request
 
     def robots_recorded(self, robots: RobotsTxt) -> None:
-        """Sitemaps named by the robots.txt of an in-scope host (or /sitemap.xml where none is)."""
+        """Sitemaps named by the robots.txt of an in-scope host; a host that names none is probed for
+        the common names when the crawl settles, unless one of its pages announces a sitemap."""
         if self.arguments.list_mode or robots.url not in self.scope:
             return
-        sitemaps = robots.sitemaps or [f"{robots.origin}/sitemap.xml"]
-        via = "robots" if robots.sitemaps else "probe"
-        for url in sitemaps:
-            for request in self.sitemap(url, via=via):
+        if not robots.sitemaps:
+            if robots.origin not in self.memory.unannounced:
+                self.memory.unannounced.append(robots.origin)
+            return
+        self.memory.announced.add(robots.origin)
+        for url in robots.sitemaps:
+            for request in self.sitemap(url, via="robots"):
                 self.crawler.engine.crawl(request)
+
+    def crawl_settling(self) -> int:
+        """Probe the common sitemap names, once each, on the in-scope hosts that announced none; release
+        the largest cluster held back, to take what the rest of the crawl left of max_pages."""
+        held, self.memory.held = self.memory.held, []
+        for url in held:
+            request = self._document_request(url, depth=self.memory.held_depth, budget="open", priority=LAST)
+            self.crawler.engine.crawl(request)
+        waiting, self.memory.waiting = self.memory.waiting, []
+        self.memory.reading = 0  # the crawl has nothing left to do: no page is being read
+        for url, depth in waiting:
+            # Scheduled once already: the duplicate filter must let it through.
+            self.crawler.engine.crawl(self._document_request(url, depth=depth).replace(dont_filter=True))
+        queued = len(held) + len(waiting)
+        for host in self.memory.unannounced:
+            if host in self.memory.announced or host in self.memory.probed:
+                continue
+            self.memory.probed.add(host)
+            for name in PROBED_SITEMAPS:
+                for request in self.sitemap(f"{host}{name}", via="probe"):
+                    self.crawler.engine.crawl(request)
+                    queued += 1
+        return queued
 
     def bytes_received(self, data: bytes, request: Request, spider: Spider) -> None:
         """Stop a sitemap (or a start URL, which may be one) past the protocol's 50 MB: what follows
@@ -329,17 +467,13 @@ class HreflangSpider(Spider):
         assert request is not None
         url = request.meta["qivrora_url"]
         if request.method == "HEAD" and response.status in HEAD_REFUSED:
-            yield self.status(url, "GET") if self._within_limit() else self._left_out(url)
+            yield self.status(url, "GET")
             return
         location = response.headers.get(b"Location")
         redirect = None
         if location and 300 <= response.status < 400:
             redirect = resolve(location.decode("latin-1"), url)
         yield TargetStatus(url=url, method=request.method, status=response.status, location=redirect)
-
-    def parse_left_out(self, response: Response) -> Iterator[TargetStatus]:
-        for url in response.meta["qivrora_left_out"]:
-            yield self._left_out(url)
 
     def parse_audit(self, response: Response) -> Iterator[Any]:
         """The audit's items, through the crawl's last request (queued by the AuditExtension)."""
@@ -350,6 +484,7 @@ class HreflangSpider(Spider):
     def parse_start(self, response: Response) -> Iterable[Any]:
         """A start URL is a page, or a sitemap recognised by its content, whatever its name."""
         if response.status == 200 and sniff_sitemap(response.body):
+            self._read(response.meta)
             self.memory.requests -= 1  # a sitemap is not counted against max_pages
             return self.parse_sitemap(response, via="start")
         return self.parse_document(response)
@@ -358,6 +493,7 @@ class HreflangSpider(Spider):
         depth: int = response.meta["qivrora_depth"]
         in_scope: bool = response.meta["qivrora_in_scope"]
         text = page_text(response, self.crawler.stats)  # the first 15 MB, as Google reads them
+        announced: list[str] = []
 
         def headers(name: str) -> list[str]:
             return [v.decode("latin-1") for v in response.headers.getlist(name)]
@@ -371,6 +507,7 @@ class HreflangSpider(Spider):
             in_scope=in_scope,
             depth=depth,
             fingerprint=self.fingerprints,
+            sitemaps=announced,
         )
         rendered: RenderResult | None = response.meta.pop("qivrora_rendered", None)
         if rendered is not None and page.is_html:
@@ -383,12 +520,18 @@ class HreflangSpider(Spider):
                     text=rendered.html, in_scope=in_scope, depth=depth, fingerprint=False,
                 )
                 page = with_rendering(page, after)
-        yield from self._alternates(page.annotations, depth)
+        reading = self._read(response.meta)
+        alternates = list(self._cluster({a.url: depth + 1 for a in page.annotations if a.url is not None}))
+        if reading:
+            self.memory.read_pages += 1
+            self.memory.read_cost += 1 + sum(isinstance(r, Request) for r in alternates)
+        yield from alternates
         if page.location and response.meta.get("qivrora_start"):
             yield from self._start_redirect(page.location, depth, from_start=in_scope and not self.arguments.list_mode)
         elif page.location and in_scope and page.location in self.scope:
             yield from self.document(page.location, depth=depth)
         if in_scope and page.status == 200:
+            yield from self._announced_sitemaps(page.url, announced)
             yield from self._links(page, depth)
         yield page
 
@@ -400,10 +543,13 @@ class HreflangSpider(Spider):
             self.memory.start_hosts.append(location)
         yield from self.document(location, depth=depth, start=True, from_start=from_start)
 
-    def _alternates(self, annotations: Iterable[Annotation], depth: int) -> Iterator[Any]:
-        for annotation in annotations:
-            if annotation.url is not None:
-                yield from self.document(annotation.url, depth=depth + 1)
+    def _announced_sitemaps(self, url: str, sitemaps: list[str]) -> Iterator[Request]:
+        """The sitemaps a page of an in-scope host announces with ``<link rel="sitemap">``."""
+        if not sitemaps or self.arguments.list_mode or url not in self.scope:
+            return
+        self.memory.announced.add(origin(url))
+        for sitemap in sitemaps:
+            yield from self.sitemap(sitemap, via="page")
 
     def _links(self, page: Page, depth: int) -> Iterator[Any]:
         max_depth = self.arguments.max_depth
@@ -431,19 +577,21 @@ class HreflangSpider(Spider):
                 for child in fact.children:
                     yield from self.sitemap(child, via="index", parent=fact.url)
             elif fact.url is not None:
-                # A listed URL is audited like a page (its links followed only if in scope).
-                yield from self.document(fact.url, depth=0)
-                yield from self._alternates(fact.annotations, 0)
+                # A listed URL is audited like a page (its links followed only if in scope), with the
+                # alternates the entry names: one cluster.
+                members = {a.url: 1 for a in fact.annotations if a.url is not None}
+                yield from self._cluster({fact.url: 0, **{u: d for u, d in members.items() if u != fact.url}})
             yield fact
 
     # --- failures --------------------------------------------------------------------------------
 
     def document_failed(self, failure: Failure) -> Iterator[Any]:
+        self._read(failure.request.meta)  # type: ignore[attr-defined]
         if failure.check(RefusalRecorded):
             return  # robots.txt, the address guard or -a base said no, and recorded why
         request = failure.request  # type: ignore[attr-defined]
         if failure.check(Interrupted):
-            yield self._left_out(request.meta["qivrora_url"], INTERRUPTED)
+            yield self.left_out(request.meta["qivrora_url"], INTERRUPTED)
             return
         kind, detail = describe_failure(failure)
         yield Page(
@@ -456,7 +604,7 @@ class HreflangSpider(Spider):
             return
         request = failure.request  # type: ignore[attr-defined]
         if failure.check(Interrupted):
-            yield self._left_out(request.meta["qivrora_url"], INTERRUPTED)
+            yield self.left_out(request.meta["qivrora_url"], INTERRUPTED)
             return
         error = describe_failure(failure)[0]
         yield TargetStatus(url=request.meta["qivrora_url"], method=request.method, error=error)

@@ -34,6 +34,10 @@ from ..core.written import X_DEFAULT
 
 _LIMITS = {
     "max_pages": "the crawl reached its request limit (`-a max_pages`) before examining it",
+    "cluster": (
+        "its cluster did not fit in what the crawl's request limit (`-a max_pages`) had left, so the crawl "
+        "left the cluster out whole rather than examine part of it"
+    ),
     "max_depth": "it lies beyond the crawl's depth limit (`-a max_depth`)",
     "excluded": "its host or path is excluded from the crawl",
     "interrupted": "the crawl was interrupted before examining it",
