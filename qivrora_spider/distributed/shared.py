@@ -30,6 +30,7 @@ import secrets
 import socket
 import threading
 import weakref
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
 from urllib.parse import urlsplit
 
@@ -79,144 +80,18 @@ WAIT, SETTLE, DONE = "wait", "settle", "done"
 #: What a worker leaving a done crawl is told: WAIT for those still working, AUDIT, or it has LEFT.
 AUDIT, LEFT = "audit", "left"
 
-# Every membership script starts here: KEYS[1] the workers (a sorted set scored by the time of their
-# last heartbeat, by Redis's clock so that machines need not agree on the time), KEYS[2] the busy
-# ones, ARGV[1] this worker, ARGV[2] the timeout. Workers silent for longer are counted out.
-_COUNT_OUT_SILENT = """
-local now = tonumber(redis.call('TIME')[1])
-local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
-for _, worker in ipairs(gone) do
-  redis.call('ZREM', KEYS[1], worker)
-  redis.call('SREM', KEYS[2], worker)
-end
-"""
+#: The Lua scripts, one file each beside this module; those that count out silent workers first
+#: start with count_out_silent.lua.
+SCRIPTS = Path(__file__).with_name("lua")
+_COUNTING_OUT = ("join", "idle", "leave")
 
-# KEYS[3...] what a new crawl clears. The first worker of a crawl finds no other one.
-_JOIN = _COUNT_OUT_SILENT + """
-local new = redis.call('ZCARD', KEYS[1]) == 0
-if new then
-  for i = 3, #KEYS do redis.call('DEL', KEYS[i]) end
-end
-redis.call('ZADD', KEYS[1], now, ARGV[1])
-redis.call('SADD', KEYS[2], ARGV[1])
-return {new and 1 or 0, gone}
-"""
 
-# KEYS[3] the queue, KEYS[4] the pending statuses, KEYS[5] the done mark. The worker is idle: the
-# crawl is done when nothing is queued, nobody is busy and no status is pending. Whoever collects
-# the statuses is busy meanwhile, so that nobody else takes the crawl for done.
-_IDLE = _COUNT_OUT_SILENT + """
-redis.call('ZADD', KEYS[1], now, ARGV[1])
-redis.call('SREM', KEYS[2], ARGV[1])
-local verdict = 'done'
-if redis.call('EXISTS', KEYS[5]) == 0 then
-  if redis.call('ZCARD', KEYS[3]) > 0 or redis.call('SCARD', KEYS[2]) > 0 then
-    verdict = 'wait'
-  elseif redis.call('SCARD', KEYS[4]) > 0 then
-    redis.call('SADD', KEYS[2], ARGV[1])
-    verdict = 'settle'
-  else
-    redis.call('SET', KEYS[5], ARGV[1])
-  end
-end
-return {verdict, gone}
-"""
-
-# KEYS[3] the facts, KEYS[4] the workers that finished (a hash: how many facts each holds), KEYS[5]
-# the audited mark, KEYS[6...] the frontier; ARGV[3] the worker's CrawlInfo (a fact line), ARGV[4]
-# why it leaves: 'done' (the crawl is), 'stop' (the worker closes before that), 'depart' (it audited
-# and has read the facts), ARGV[5] how many facts it holds (its own and those of others it read).
-# A finished worker waits for those still registered, so that a worker counted out later, not the
-# audit, is what a dead one costs. Then the one that holds the most facts (ties: the first by name)
-# audits, once, since it reads the fewest back, while the others leave; it stays registered until it
-# has read the facts, so that a worker starting meanwhile does not clear them. The last one to go
-# clears the frontier of an audited crawl.
-_LEAVE = _COUNT_OUT_SILENT + """
-redis.call('SREM', KEYS[2], ARGV[1])
-if ARGV[4] == 'done' and redis.call('EXISTS', KEYS[5]) == 0 then
-  redis.call('HSET', KEYS[4], ARGV[1], ARGV[5])
-  local auditor, most = nil, -1
-  for _, worker in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-    local stored = redis.call('HGET', KEYS[4], worker)
-    if not stored then return {'wait', gone} end
-    stored = tonumber(stored)
-    if stored > most or (stored == most and worker < auditor) then auditor, most = worker, stored end
-  end
-  if auditor ~= ARGV[1] then return {'wait', gone} end
-  redis.call('SET', KEYS[5], ARGV[1])
-  redis.call('RPUSH', KEYS[3], ARGV[3])
-  redis.call('ZADD', KEYS[1], now, ARGV[1])
-  return {'audit', gone}
-end
-if ARGV[4] ~= 'depart' then redis.call('RPUSH', KEYS[3], ARGV[3]) end
-redis.call('ZREM', KEYS[1], ARGV[1])
-if redis.call('ZCARD', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[5]) == 1 then
-  for i = 6, #KEYS do redis.call('DEL', KEYS[i]) end
-end
-return {'left', gone}
-"""
-
-# KEYS[1] the facts, KEYS[2] the pending statuses, KEYS[3] the duplicate filter, KEYS[4] the queue,
-# KEYS[5] the busy workers, KEYS[6] the URLs asked for; ARGV[2] how many requests to take, ARGV[3] and
-# ARGV[4] how many facts and pending URLs follow, ARGV[5] how many URLs asked for this worker has
-# read, ARGV[6] how many more it reads at most, then the facts and the pending URLs, then a
-# (fingerprint, score, request, URL) quadruple for each request to queue: a fingerprint the filter
-# has seen drops its request ('': queued unfiltered), and the URL of a request queued is listed as
-# asked for ('': not listed). Taking marks the worker busy in the same step. Returns the requests
-# taken (scrapy-redis's queue: lowest score first), the places (0, 1, ...) of the requests dropped as
-# seen, the length of the facts list (the facts stored last), the URLs the others asked for since
-# this worker last read them, and how many it has read now. Those are read before its own are
-# listed, so that it skips its own unless it had more to read than it may.
-_EXCHANGE = """
-local asked, most = {}, tonumber(ARGV[6])
-if most > 0 then asked = redis.call('LRANGE', KEYS[6], ARGV[5], tonumber(ARGV[5]) + most - 1) end
-local at = 7
-for i = at, at + tonumber(ARGV[3]) - 1 do redis.call('RPUSH', KEYS[1], ARGV[i]) end
-at = at + tonumber(ARGV[3])
-for i = at, at + tonumber(ARGV[4]) - 1 do redis.call('SADD', KEYS[2], ARGV[i]) end
-at = at + tonumber(ARGV[4])
-local seen = {}
-for i = at, #ARGV, 4 do
-  if ARGV[i] ~= '' and redis.call('SADD', KEYS[3], ARGV[i]) == 0 then
-    seen[#seen + 1] = (i - at) / 4
-  else
-    redis.call('ZADD', KEYS[4], ARGV[i + 1], ARGV[i + 2])
-    if ARGV[i + 3] ~= '' then redis.call('RPUSH', KEYS[6], ARGV[i + 3]) end
-  end
-end
-local taken = {}
-if tonumber(ARGV[2]) > 0 then
-  local top = redis.call('ZPOPMIN', KEYS[4], ARGV[2])
-  for i = 1, #top, 2 do taken[#taken + 1] = top[i] end
-  if #taken > 0 then redis.call('SADD', KEYS[5], ARGV[1]) end
-end
-local read = tonumber(ARGV[5]) + #asked
-if #asked < most then read = redis.call('LLEN', KEYS[6]) end
-return {taken, seen, redis.call('LLEN', KEYS[1]), asked, read}
-"""
-
-# KEYS[1] the shared rules by origin, KEYS[2] who fetches them, KEYS[3] the workers; ARGV[1] this
-# worker, ARGV[2] the origin, ARGV[3] the timeout. A fetcher that is gone is replaced.
-_ROBOTS = """
-local known = redis.call('HGET', KEYS[1], ARGV[2])
-if known then return {'known', known} end
-local owner = redis.call('HGET', KEYS[2], ARGV[2])
-if owner and owner ~= ARGV[1] then
-  local beat = redis.call('ZSCORE', KEYS[3], owner)
-  if beat and tonumber(beat) > tonumber(redis.call('TIME')[1]) - tonumber(ARGV[3]) then
-    return {'wait'}
-  end
-end
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
-return {'fetch'}
-"""
-
-# KEYS[1] the workers. Only a registered worker: one that left must not come back by its heartbeat.
-_HEARTBEAT = """
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-  redis.call('ZADD', KEYS[1], redis.call('TIME')[1], ARGV[1])
-end
-"""
+def script_source(name: str) -> str:
+    """The Lua source of script `name` as Redis runs it."""
+    source = (SCRIPTS / f"{name}.lua").read_text()
+    if name in _COUNTING_OUT:
+        source = (SCRIPTS / "count_out_silent.lua").read_text() + source
+    return source
 
 
 class Exchanged(NamedTuple):
@@ -271,11 +146,8 @@ class SharedCrawl:
         #: How many of the URLs asked for (``exchange``) this worker has read.
         self._asked_read = 0
         self._scripts = {
-            name: server.register_script(source)
-            for name, source in (
-                ("join", _JOIN), ("idle", _IDLE), ("leave", _LEAVE), ("exchange", _EXCHANGE),
-                ("robots", _ROBOTS), ("heartbeat", _HEARTBEAT),
-            )
+            name: server.register_script(script_source(name))
+            for name in ("join", "idle", "leave", "exchange", "robots", "heartbeat")
         }
 
     @classmethod
