@@ -30,7 +30,8 @@ from qivrora_spider.demo.site import build_demo_site
 from qivrora_spider.demo.site_server import Route, SiteServer, html_page
 from qivrora_spider.distributed.extensions import SharedAuditExtension
 from qivrora_spider.distributed import shared
-from qivrora_spider.distributed.scheduler import SharedScheduler, request_dict
+from qivrora_spider.distributed.codec import request_dict
+from qivrora_spider.distributed.scheduler import SharedScheduler
 from qivrora_spider.distributed.shared import (
     AUDIT,
     DONE,
@@ -196,13 +197,17 @@ def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_stat
     with two_workers(server, "protocol") as (a, b):
         server.zadd(a.key("requests"), {b"request": 0})
         assert a.idle() == WAIT, "a request is queued, and b is busy from joining"
-        assert b.exchange(take=8) == ([b"request"], [], []), "all there is"
+        assert b.exchange(take=8) == ([(1, b"request")], [], []), "all there is, under lease 1"
         assert a.idle() == WAIT, "b holds the request"
+        b.exchange(acknowledged=[1])
         b.note_pending(["https://a.example/moved/"])
         assert not server.exists(b.key("pending")), "kept by b until it stores them, idle at the latest"
         assert b.idle() == SETTLE, "nothing queued, nobody busy, a status pending: b collects it"
         assert a.idle() == WAIT, "b is busy collecting"
         assert b.take_pending() == ["https://a.example/moved/"]
+        assert b.idle() == SETTLE, "taken, but held by b until its requests for them are queued"
+        b.take_pending()
+        b.settled()
         assert b.idle() == DONE and a.idle() == DONE
 
         a.add_fact(info)
@@ -236,10 +241,10 @@ def test_an_exchange_stores_the_facts_queues_what_the_filter_has_not_seen_and_ta
         found = [("fp-x", 0, b"x again", ""), ("", 0, b"unfiltered", ""), ("fp-z", 5, b"z", ""), ("fp-z", 5, b"z twice", "")]
         taken, seen, _ = b.exchange(found, take=3)
         assert seen == [0, 3], "the places of the requests already seen, in one exchange or an earlier one"
-        assert taken == [b"y", b"unfiltered", b"x"], "the lowest scores first (scrapy-redis: -priority)"
+        assert taken == [(1, b"y"), (2, b"unfiltered"), (3, b"x")], "the lowest scores first (scrapy-redis: -priority)"
         assert a.idle() == WAIT, "b is busy: it took requests"
-        assert b.exchange(take=3) == ([b"z"], [], [])
-        assert b.exchange(take=3) == ([], [], [])
+        assert b.exchange(take=3) == ([(4, b"z")], [], [])
+        assert b.exchange(take=3, acknowledged=[1, 2, 3, 4]) == ([], [], [])
         assert b.idle() == SETTLE, "nothing queued, nobody busy, a status pending"
 
 

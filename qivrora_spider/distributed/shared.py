@@ -4,8 +4,15 @@ What the workers share: the frontier (scrapy-redis's priority queue, a duplicate
 asked for, in the order they were queued), the robots.txt rules of each origin, the URLs whose
 status is wanted, the facts, and who takes part.
 A worker *joins* when it opens (the first one of a crawl clears what an earlier crawl of the key
-left), sends a heartbeat every few seconds, is *busy* from joining or popping a request until its
+left), sends a heartbeat every few seconds, is *busy* from joining or taking a request until its
 engine is idle again, and *leaves* when it is done or closes.
+
+Every request a worker takes is *held* under a lease until the worker acknowledges it, in the exchange
+that stores the facts of its response and queues the requests its callback found (at-least-once, as
+Redis's reliable-queue pattern: the move from the queue to the worker's own hash is one step). A
+worker counted out hands back what it held: the requests go back to the queue past the duplicate
+filter, and a live worker fetches them again. Facts are idempotent (``FactStore``), so a URL
+fetched twice is one page in the audit.
 
 The crawl is over when the queue is empty, no worker is busy and no status is pending: the worker
 that sees so marks the crawl done. Each worker then *finishes* when it sees the mark, and once all
@@ -18,7 +25,9 @@ in the same step, so an empty queue and no busy worker really means that nothing
 two workers finishing at once cannot both audit.
 
 A worker that stops its heartbeat for ``QIVRORA_WORKER_TIMEOUT`` seconds (killed, its machine lost)
-is counted out, so the others neither wait for it forever nor join a crawl nobody runs any more.
+is counted out, so the others neither wait for it forever nor join a crawl nobody runs any more; what
+it held goes back. A worker started again with the same ``QIVRORA_WORKER_ID`` hands back what it
+held at once, as it joins. A crawl whose workers all died is resumed by the next worker that joins.
 """
 
 from __future__ import annotations
@@ -31,11 +40,13 @@ import socket
 import threading
 import weakref
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Protocol, Sequence
 from urllib.parse import urlsplit
 
 from redis import Redis
-from redis.exceptions import RedisError
+from redis.backoff import ConstantBackoff
+from redis.exceptions import ConnectionError, RedisError, TimeoutError
+from redis.retry import Retry
 from scrapy_redis.connection import get_redis_from_settings
 
 from ..facts import CrawlInfo, fact_line, read_facts
@@ -51,12 +62,17 @@ logger = logging.getLogger(__name__)
 PREFIX = "qivrora"
 #: Seconds without a heartbeat after which a worker counts as gone (QIVRORA_WORKER_TIMEOUT).
 WORKER_TIMEOUT = 60.0
-#: What a crawl key may hold: it is part of Redis keys and of the `--key` users type.
+#: Seconds a worker waits for a Redis that does not answer (restarting) before it gives up
+#: (QIVRORA_REDIS_PATIENCE), and between two tries.
+REDIS_PATIENCE = 20.0
+REDIS_RETRY_EVERY = 0.5
+#: What a crawl key and a worker id may hold: they are part of Redis keys and of the `--key` users type.: it is part of Redis keys and of the `--key` users type.
 KEY_PATTERN = re.compile(r"[\w.:\[\]-]+")
 #: The keys that steer a crawl under way; cleared once it is audited (the facts stay for
 #: `hreflang-report --redis`), and with the rest when a new crawl starts on the key.
 FRONTIER = (
     "requests", "dupefilter", "asked", "busy", "pending", "robots", "robots-owners", "robots-received", "finished",
+    "started", "leases", "gone", "counts",
 )
 EVERYTHING = (*FRONTIER, "facts", "done", "audited")
 #: Facts read back per Redis call. The auditor holds a call's lines while it parses them (about 2 KB
@@ -70,6 +86,9 @@ KEPT_AT_MOST = 200
 #: URLs asked for by the other workers that one exchange hands a worker at most: a worker joining a
 #: long crawl under way gets them over several exchanges, not in one reply of megabytes.
 ASKED_AT_MOST = 5000
+
+#: A request taken: its lease (to acknowledge it by) and itself serialised.
+Taken = tuple[int, bytes]
 
 #: A request to queue: its fingerprint ('' to queue it unfiltered), its score, itself serialised,
 #: and the URL the crawl asks for with it ('' for none), for the other workers to leave alone.
@@ -97,13 +116,47 @@ def script_source(name: str) -> str:
 class Exchanged(NamedTuple):
     """What an exchange gives back."""
 
-    #: The requests taken, serialised.
-    taken: list[bytes]
+    #: The requests taken, each with its lease.
+    taken: list[Taken]
     #: The places in the requests found of those the duplicate filter had seen: dropped.
     seen: list[int]
     #: URLs the other workers asked for since this worker's last exchange: a worker that leaves them
     #: alone sends no request for them to the duplicate filter, which would drop it.
     asked: list[str]
+
+
+class Frontier(Protocol):
+    """The scheduler, as the shared crawl sees it: what must travel with the facts."""
+
+    def flush(self) -> int:
+        """Exchange the requests found and acknowledge those finished, with the facts kept; returns
+        how many requests taken are still being worked on."""
+
+    def redis_lost(self, exc: RedisError) -> None:
+        """Redis did not answer within QIVRORA_REDIS_PATIENCE: say so once, and stop the worker."""
+
+
+def worker_id(settings: BaseSettings) -> str:
+    """QIVRORA_WORKER_ID (setting or environment variable): a worker started again under it takes back
+    at once what it held. Without it each process is a new worker, host:pid:random, and what a dead
+    one held goes back only once it is counted out (QIVRORA_WORKER_TIMEOUT)."""
+    named = str(settings.get("QIVRORA_WORKER_ID") or os.environ.get("QIVRORA_WORKER_ID") or "").strip()
+    if not named:
+        return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+    if not KEY_PATTERN.fullmatch(named):
+        raise ValueError(f"QIVRORA_WORKER_ID: {named!r} may hold letters, digits and . _ : - [ ] only")
+    return named
+
+
+def connect(settings: BaseSettings) -> Redis:
+    """scrapy-redis's client (REDIS_URL, REDIS_PARAMS), trying again for QIVRORA_REDIS_PATIENCE seconds
+    when Redis does not answer: a Redis restarted with its append-only file is back in seconds, and
+    the crawl goes on. Scripts are loaded again by redis-py when the restarted Redis lacks them."""
+    server = get_redis_from_settings(settings)
+    patience = settings.getfloat("QIVRORA_REDIS_PATIENCE", REDIS_PATIENCE)
+    tries = max(1, round(patience / REDIS_RETRY_EVERY))
+    server.set_retry(Retry(ConstantBackoff(REDIS_RETRY_EVERY), tries, supported_errors=(ConnectionError, TimeoutError)))
+    return server
 
 
 def crawl_key(settings: BaseSettings, crawl: CrawlInfo) -> str:
@@ -123,11 +176,16 @@ class SharedCrawl:
 
     _of: weakref.WeakKeyDictionary[Crawler, SharedCrawl] = weakref.WeakKeyDictionary()
 
-    def __init__(self, server: Redis, name: str, *, timeout: float = WORKER_TIMEOUT) -> None:
+    def __init__(
+        self, server: Redis, name: str, *, timeout: float = WORKER_TIMEOUT, worker: str | None = None
+    ) -> None:
         self.server = server
         self.name = name
         self.timeout = timeout
-        self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.worker = worker or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        #: The scheduler, once it is built: idle() and leave() flush through it, so that requests
+        #: found and leases finished travel with the facts.
+        self.frontier: Frontier | None = None
         #: This worker takes part in the crawl, and has left it (done, or closing).
         self.joined = self.left = False
         #: This worker started the crawl: it keeps its own facts and reads the others' as they are
@@ -157,9 +215,10 @@ class SharedCrawl:
             settings = crawler.settings
             crawl = crawler.spider.crawl_info  # type: ignore[union-attr]
             shared = cls._of[crawler] = cls(
-                get_redis_from_settings(settings),
+                connect(settings),
                 crawl_key(settings, crawl),
                 timeout=settings.getfloat("QIVRORA_WORKER_TIMEOUT", WORKER_TIMEOUT),
+                worker=worker_id(settings),
             )
         return shared
 
@@ -169,23 +228,32 @@ class SharedCrawl:
     def _run(self, script: str, keys: Iterable[str], *args: Any) -> Any:
         return self._scripts[script](keys=[self.key(k) for k in keys], args=[self.worker, *args])
 
-    def _count_out(self, gone: list[bytes]) -> None:
-        for worker in gone:
+    def _count_out(self, gone: list[Any]) -> None:
+        """`gone`: each worker counted out, then how many requests it held (now queued again)."""
+        for worker, held in zip(gone[::2], gone[1::2]):
             logger.warning(
-                "Worker %s gave no sign of life for %g s: it is counted out of the crawl, and the "
-                "requests it was working on are lost", worker.decode(), self.timeout,
+                "Worker %s gave no sign of life for %g s: it is counted out of the crawl, and the %d "
+                "requests it held go back to the queue", worker.decode(), self.timeout, held,
             )
 
     # --- taking part -------------------------------------------------------------------------
 
     def join(self) -> None:
-        new, gone = self._run("join", ("workers", "busy", *EVERYTHING), self.timeout)
+        cleared = [key for key in EVERYTHING if key not in ("started", "audited")]
+        new, gone, reclaimed = self._run(
+            "join", ("workers", "busy", "started", "audited", *cleared), self.timeout
+        )
         self._count_out(gone)
         self.joined = True
         self.reader = bool(new)
         logger.info(
             "Worker %s %s crawl %r in Redis", self.worker, "starts" if new else "joins", self.name
         )
+        if reclaimed:
+            logger.warning(
+                "Worker %s held %d requests when it stopped before: they go back to the queue",
+                self.worker, reclaimed,
+            )
         threading.Thread(target=self._beat, name="qivrora-heartbeat", daemon=True).start()
 
     def _beat(self) -> None:
@@ -193,14 +261,16 @@ class SharedCrawl:
         while not self._stopping.wait(self.timeout / 6):
             try:
                 self._run("heartbeat", ("workers",))
-            except RedisError as exc:
-                logger.warning("The heartbeat did not reach Redis: %s", exc)
+            except RedisError as exc:  # the reactor's own calls say so once they give up
+                logger.debug("The heartbeat did not reach Redis: %s", exc)
 
     def idle(self) -> str:
         """This worker has nothing to do: WAIT for the others, SETTLE (collect the pending statuses),
         or DONE (leave the crawl)."""
-        self.store()  # first: the crawl must not settle or end on what a worker still keeps
-        verdict, gone = self._run("idle", ("workers", "busy", "requests", "pending", "done"), self.timeout)
+        holding = self.store()  # first: the crawl must not settle or end on what a worker still keeps
+        verdict, gone = self._run(
+            "idle", ("workers", "busy", "requests", "pending", "done"), self.timeout, holding
+        )
         self._count_out(gone)
         return verdict.decode()  # type: ignore[no-any-return]
 
@@ -218,10 +288,13 @@ class SharedCrawl:
 
     def close(self, crawl: CrawlInfo) -> None:
         """The worker closes: if it had not left (interrupted), it leaves now, without auditing."""
-        if self.joined and not self.left:
-            self._leave("stop", crawl)
-            self.left = True
         self._stopping.set()
+        if self.joined and not self.left:
+            self.left = True
+            try:
+                self._leave("stop", crawl)
+            except RedisError as exc:  # said already by whatever found Redis gone
+                logger.debug("Leaving the crawl did not reach Redis: %s", exc)
 
     def _leave(self, why: str, crawl: CrawlInfo | None = None) -> str:
         self.store()
@@ -234,18 +307,28 @@ class SharedCrawl:
 
     # --- the frontier, robots.txt, statuses, facts ------------------------------------------------
 
-    def exchange(self, requests: Sequence[Queued] = (), take: int = 0, *, asked: int = ASKED_AT_MOST) -> Exchanged:
+    def exchange(
+        self,
+        requests: Sequence[Queued] = (),
+        take: int = 0,
+        *,
+        asked: int = ASKED_AT_MOST,
+        acknowledged: Sequence[int] = (),
+    ) -> Exchanged:
         """Store the facts and pending statuses this worker keeps, queue `requests` unless the
-        duplicate filter has seen them, and take up to `take` queued requests (marking this worker
-        busy), all in one round trip; read up to `asked` URLs the others asked for, 0 to leave them
-        for a later exchange."""
+        duplicate filter has seen them, release the leases `acknowledged` (requests whose facts and
+        found requests are in this exchange or an earlier one), and take up to `take` queued requests
+        under new leases (marking this worker busy), all in one round trip; read up to `asked` URLs
+        the others asked for, 0 to leave them for a later exchange."""
         args: list[Any] = [
-            take, len(self._facts), len(self._pending), self._asked_read, asked, *self._facts, *self._pending,
+            take, len(self._facts), len(self._pending), self._asked_read, asked, len(acknowledged),
+            *acknowledged, *self._facts, *self._pending,
         ]
         for queued in requests:
             args += queued
-        keys = ("facts", "pending", "dupefilter", "requests", "busy", "asked")
-        taken, seen, self._listed, urls, self._asked_read = self._run("exchange", keys, *args)
+        keys = ("facts", "pending", "dupefilter", "requests", "busy", "asked", "workers", f"held:{self.worker}", "leases")
+        pairs, seen, self._listed, urls, self._asked_read = self._run("exchange", keys, *args)
+        taken = [(int(pairs[i]), pairs[i + 1]) for i in range(0, len(pairs), 2)]
         if self._facts and self.reader:
             self._note_own(self._listed - len(self._facts), self._listed)
         self._facts.clear()
@@ -278,11 +361,19 @@ class SharedCrawl:
         self._store_when_full()
 
     def take_pending(self) -> list[str]:
-        with self.server.pipeline() as pipe:
+        """The statuses pending, moved to this worker's own set until ``settled()``: should it die
+        before its requests for them are queued, they go back (``hand_back``)."""
+        settling = self.key(f"settling:{self.worker}")
+        with self.server.pipeline() as pipe:  # MULTI: one step
             pipe.smembers(self.key("pending"))
+            pipe.sunionstore(settling, [settling, self.key("pending")])
             pipe.delete(self.key("pending"))
-            urls, _ = pipe.execute()
+            urls, _, _ = pipe.execute()
         return [url.decode() for url in urls]
+
+    def settled(self) -> None:
+        """The requests for the statuses taken are queued (``flush``): they are no longer held."""
+        self.server.delete(self.key(f"settling:{self.worker}"))
 
     def add_fact(self, fact: Any) -> None:
         self._facts.append(fact_line(fact))
@@ -292,17 +383,34 @@ class SharedCrawl:
         if len(self._facts) + len(self._pending) >= KEPT_AT_MOST:
             self.store()
 
-    def store(self) -> None:
-        """Store the facts and pending statuses this worker keeps. Done before it says it is idle and
-        before it leaves, so that all of them are in Redis by the time the crawl settles or the auditor
-        reads the facts."""
+    def store(self) -> int:
+        """Store the facts and pending statuses this worker keeps, with the requests it found and the
+        leases it finished (through its scheduler, when it has one). Done before it says it is idle
+        and before it leaves, so that all of them are in Redis by the time the crawl settles or the
+        auditor reads the facts. Returns how many requests it took are still being worked on."""
+        if self.frontier is not None:
+            return self.frontier.flush()
         if self._facts or self._pending:
             self.exchange(asked=0)  # left for the scheduler's exchanges, which hand them to the spider
+        return 0
 
     def _note_own(self, start: int, end: int) -> None:
         if self._own and self._own[-1][1] == start:
             start = self._own.pop()[0]
         self._own.append((start, end))
+
+    def asked_for(self) -> list[str]:
+        """Every URL the crawl asked for (queued with its URL), in the order they were queued."""
+        return [url.decode() for url in self.server.lrange(self.key("asked"), 0, -1)]
+
+    def counted_out(self) -> list[str]:
+        """The workers counted out of the crawl so far."""
+        return sorted(worker.decode() for worker in self.server.smembers(self.key("gone")))
+
+    def handed_back(self) -> int:
+        """How many requests went back to the queue from a worker that died or stopped: each is a URL
+        that may have been fetched twice."""
+        return int(self.server.hget(self.key("counts"), "handed back") or 0)
 
     def facts(self) -> Iterator[Any]:
         return stored_facts(self.server, self.name)

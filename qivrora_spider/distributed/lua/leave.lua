@@ -7,8 +7,10 @@
 -- audit, is what a dead one costs. Then the one that holds the most facts (ties: the first by name)
 -- audits, once, since it reads the fewest back, while the others leave; it stays registered until it
 -- has read the facts, so that a worker starting meanwhile does not clear them. The last one to go
--- clears the frontier of an audited crawl.
+-- clears the frontier of an audited crawl. A worker that stops hands back what it took and had not
+-- started (its requests in flight it finished, and acknowledged, first).
 redis.call('SREM', KEYS[2], ARGV[1])
+if ARGV[4] == 'stop' then hand_back(ARGV[1]) end
 if ARGV[4] == 'done' and redis.call('EXISTS', KEYS[5]) == 0 then
   redis.call('HSET', KEYS[4], ARGV[1], ARGV[5])
   local auditor, most = nil, -1
