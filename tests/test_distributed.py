@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import time
@@ -19,6 +20,7 @@ from typing import Callable, Iterator
 
 import pytest
 from redis import Redis
+from redis.exceptions import NoPermissionError
 from scrapy import FormRequest, Request
 from scrapy.crawler import AsyncCrawlerRunner
 from scrapy.exceptions import StopDownload
@@ -26,7 +28,7 @@ from scrapy.http import Headers
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
-from qivrora_spider.demo.redis_server import RedisMissing, redis_server
+from qivrora_spider.demo.redis_server import RedisMissing, TlsFiles, redis_server, running_redis
 from qivrora_spider.demo.site import build_demo_site
 from qivrora_spider.demo.site_server import Route, SiteServer, html_page
 from qivrora_spider.distributed.extensions import SharedAuditExtension
@@ -661,3 +663,27 @@ def test_a_render_crawl_runs_with_the_distributed_profile(redis_url, site, tmp_p
         ["HL701", site.url("/en/")]
     ]
     assert not [row for row in rows if row.startswith(("HL108", "HL201"))], "the graph follows the rendered page"
+
+
+def test_a_worker_reaches_redis_over_tls_as_a_user_limited_to_its_crawls_keys(site, tmp_path):
+    """Debian's redis-server is built with TLS: rediss:// with the CA file in the URL, and an ACL user
+    that may touch `qivrora:<key>:*` only (README's distributed section)."""
+    pair = [("en", site.url("/en/")), ("de", site.url("/de/"))]
+    for lang, url in pair:
+        site.routes[f"/{lang}/"] = Route(html_page(*(f'<link rel="alternate" hreflang="{l}" href="{u}">' for l, u in pair), lang=lang))
+    if shutil.which("redis-server") is None:
+        pytest.skip("Debian's redis-server package is not installed (.ci/run installs it)")
+    with running_redis(tmp_path, tls=TlsFiles.make(tmp_path)) as server:
+        admin = Redis.from_url(server.url)
+        admin.acl_setuser("crawler", enabled=True, passwords=["+s3cret"], keys=["qivrora:shop:*"], commands=["+@all", "-@dangerous"])
+        url = server.url.replace("rediss://", "rediss://crawler:s3cret@")
+        with pytest.raises(NoPermissionError):
+            Redis.from_url(url).set("qivrora:other:facts", "x")
+        findings = tmp_path / "findings.csv"
+        worker = scrapy(
+            tmp_path / "worker.log", "crawl", "hreflang", "-a", f"start={site.url('/en/')}", *FAST,
+            "-s", f"REDIS_URL={url}", "-s", "QIVRORA_CRAWL_KEY=shop", "-O", str(findings),
+            env={"SCRAPY_SETTINGS_MODULE": "settings.distributed"},
+        )
+        assert "this worker audits the facts of all" in worker.finish()
+        assert admin.exists("qivrora:shop:facts") and findings.read_text().startswith("check,")
