@@ -180,6 +180,7 @@ def test_a_non_auditing_worker_killed_midway_loses_nothing(generated, single, re
     second.kill()
     log = first.finish()
     assert "Worker w2 gave no sign of life" in log and "this worker audits the facts of all" in log
+    assert "requests went back to the queue from workers that stopped or died" in log
     crawl.check(first, single)
 
 

@@ -78,10 +78,10 @@ class SharedAuditExtension(AuditExtension):
         kept = len(self.store)
         try:
             self.store.add_all(self.shared.lacking_facts())
+            logger.info("Read the %d facts this worker lacked from Redis", len(self.store) - kept)
+            self.check_complete()  # before departing, which clears the URLs asked for
         finally:
             self.shared.depart()
-        logger.info("Read the %d facts this worker lacked from Redis", len(self.store) - kept)
-        self.check_complete()
         self.warn_of_pages_without_fingerprint()
         self.run_audit(spider)
         raise DontCloseSpider
