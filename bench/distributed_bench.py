@@ -45,10 +45,11 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
-from typing import Any
+from typing import Any, Iterator
 
 from redis import Redis
 
@@ -58,7 +59,7 @@ if str(ROOT) not in sys.path:  # run as `python bench/distributed_bench.py`
 
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
 from bench.run import hiwater_kib, report_header, table_row, write_report  # noqa: E402
-from bench.serve import free_port, serve  # noqa: E402
+from bench.serve import Served, free_port, serve  # noqa: E402
 from bench.stats import stats_flags  # noqa: E402
 from qivrora_spider.demo.redis_server import RedisServer, redis_server, running_redis  # noqa: E402
 
@@ -279,6 +280,20 @@ def report(crawls: list[Crawl], pages: int) -> list[str]:
     return lines
 
 
+@contextmanager
+def served_site(args: argparse.Namespace) -> Iterator[tuple[Path, SiteModel, Path, Served]]:
+    """The benchmark site written to a temporary folder and served by nginx with its access log:
+    the folder, the site, the log, the server."""
+    with tempfile.TemporaryDirectory(prefix="qivrora-distributed-bench-") as folder:
+        work = Path(folder)
+        port = free_port()
+        model = SiteModel(options_from(args), f"http://127.0.0.1:{port}")
+        write_site(work / "site", model)
+        access_log = work / "access.log"
+        with serve(work / "site", port, "nginx", access_log) as served:
+            yield work, model, access_log, served
+
+
 #: What --kill stops, once the crawl is midway.
 SCENARIOS = ("other", "other-restarted", "starter", "both", "redis")
 #: Share of the pages whose facts are stored when the kill comes (the issue's 40 %).
@@ -385,14 +400,9 @@ def kill_scenarios(args: argparse.Namespace, argv: list[str] | None) -> str:
     if unknown:
         raise SystemExit(f"--kill: unknown scenario {', '.join(sorted(unknown))} (of {', '.join(SCENARIOS)})")
     lines = report_header("Distributed crawls: worker death", "distributed_bench.py", argv)
-    with tempfile.TemporaryDirectory(prefix="qivrora-distributed-kill-") as folder:
-        work = Path(folder)
-        port = free_port()
-        model = SiteModel(options_from(args), f"http://127.0.0.1:{port}")
-        write_site(work / "site", model)
-        access_log = work / "access.log"
-        runs: list[Killed] = []
-        with serve(work / "site", port, "nginx", access_log) as served, running_redis(work, appendonly=True) as redis:
+    runs: list[Killed] = []
+    with served_site(args) as (work, model, access_log, served):
+        with running_redis(work, appendonly=True) as redis:
             reference = crawl("single", model.start_url, redis.url, work, 0, access_log, args.set)
             expected = findings_of(work / "single-0-0.csv")
             print(f"  single: {reference.seconds:.1f} s, {len(expected)} findings", file=sys.stderr, flush=True)
@@ -442,14 +452,9 @@ def main(argv: list[str] | None = None) -> str:
     lines = [
         *report_header("Distributed crawl benchmark", "distributed_bench.py", argv),
     ]
-    with tempfile.TemporaryDirectory(prefix="qivrora-distributed-bench-") as folder:
-        work = Path(folder)
-        port = free_port()
-        model = SiteModel(options_from(args), f"http://127.0.0.1:{port}")
-        write_site(work / "site", model)
-        access_log = work / "access.log"
-        crawls: list[Crawl] = []
-        with serve(work / "site", port, "nginx", access_log) as served, redis_server(work) as redis_url:
+    crawls: list[Crawl] = []
+    with served_site(args) as (work, model, access_log, served):
+        with redis_server(work) as redis_url:
             for number in range(args.repeat):
                 for mode in modes:
                     crawls.append(

@@ -12,8 +12,6 @@ import csv
 import os
 import pickle
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Callable, Iterator
@@ -24,17 +22,15 @@ from redis import Redis
 from qivrora_spider.demo.redis_server import RedisMissing, RedisServer, running_redis
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 
-from .conftest import ROOT
 from .fixture_sites import url_entry, urlset
+from .test_distributed import FAST, WAIT_AT_MOST, scrapy
 
 pytestmark = pytest.mark.slow
 
 #: Items of the generated site, each an English and a German page (and a sitemap entry).
 ITEMS = 120
-FAST = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "QIVRORA_STATE="]
 #: A dead worker is counted out after this many seconds without a heartbeat.
 TIMEOUT = 3
-WAIT_AT_MOST = 180
 Finding = tuple[str, str, str, str]
 
 
@@ -61,36 +57,24 @@ class Worker:
 
     def __init__(self, folder: Path, name: str, start: str, redis_url: str, *extra: str) -> None:
         self.name = name
-        self.log = folder / f"{name}.log"
         self.findings = folder / f"{name}.csv"
-        args = [
-            sys.executable, "-m", "scrapy", "crawl", "hreflang", "-a", f"start={start}", *FAST,
+        self.scrapy = scrapy(
+            folder / f"{name}.log", "crawl", "hreflang", "-a", f"start={start}", *FAST,
             "-s", f"REDIS_URL={redis_url}", "-s", "CONCURRENT_REQUESTS=4", "-s", f"QIVRORA_WORKER_TIMEOUT={TIMEOUT}",
             "-s", f"QIVRORA_WORKER_ID={name}", "-O", str(self.findings), *extra,
-        ]
-        env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "settings.distributed"}
-        with self.log.open("ab") as stderr:
-            self.process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=stderr)
+            env={"SCRAPY_SETTINGS_MODULE": "settings.distributed"},
+        )
+        self.process, self.log = self.scrapy.process, self.scrapy.log
 
     def kill(self) -> None:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
 
     def finish(self) -> str:
-        try:
-            self.process.wait(timeout=WAIT_AT_MOST)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
-            raise AssertionError(f"{self.name} still running after {WAIT_AT_MOST} s:\n{self.tail()}") from None
-        assert self.process.returncode == 0, self.tail()
-        log = self.log.read_text()
-        for sign in ("Traceback", "] ERROR:"):
-            assert sign not in log, self.tail()
-        return log
+        return self.scrapy.finish()
 
     def tail(self) -> str:
-        return self.log.read_text()[-4000:]
+        return self.scrapy.tail()
 
 
 def findings(path: Path) -> set[Finding]:
@@ -110,11 +94,7 @@ def single(generated: SiteServer, tmp_path_factory: pytest.TempPathFactory) -> s
     """The single-process crawl's findings: what every scenario must give."""
     folder = tmp_path_factory.mktemp("single")
     out = folder / "single.csv"
-    done = subprocess.run(
-        [sys.executable, "-m", "scrapy", "crawl", "hreflang", "-a", f"start={generated.url('/')}", *FAST, "-O", str(out)],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=WAIT_AT_MOST,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
+    scrapy(folder / "single.log", "crawl", "hreflang", "-a", f"start={generated.url('/')}", *FAST, "-O", str(out)).finish()
     found = findings(out)
     assert {"HL201", "HL402"} <= {check for check, *_ in found}
     assert not any(check == "HL206" for check, *_ in found), "the whole site is examined"
@@ -167,8 +147,12 @@ class Crawl:
         """A fifth of the pages stored, and `victim` holding requests it has not acknowledged."""
         wait_until(lambda: self.count("facts") >= ITEMS * 2 // 5 and self.holds(victim), f"{victim} midway", *alive)
 
-    def check(self, auditor: Worker, expected: set[Finding]) -> None:
-        assert findings(auditor.findings) == expected, "the single-process crawl's findings"
+    def check(self, workers: list[Worker], logs: list[str], expected: set[Finding]) -> None:
+        """One of `workers` (their `logs`) audited, and found what the single crawl found, every
+        path of the site fetched."""
+        auditors = [worker for worker, log in zip(workers, logs) if "this worker audits the facts of all" in log]
+        assert len(auditors) == 1, "one audit"
+        assert findings(auditors[0].findings) == expected, "the single-process crawl's findings"
         fetched = set(self.site.requests())
         assert {path for path in self.site.routes if path != "/"} <= fetched, "no URL missing"
 
@@ -179,9 +163,9 @@ def test_a_non_auditing_worker_killed_midway_loses_nothing(generated, single, re
     crawl.midway("w2", first, second)
     second.kill()
     log = first.finish()
-    assert "Worker w2 gave no sign of life" in log and "this worker audits the facts of all" in log
+    assert "Worker w2 gave no sign of life" in log
     assert "requests went back to the queue from workers that stopped or died" in log
-    crawl.check(first, single)
+    crawl.check([first], [log], single)
 
 
 def test_a_killed_worker_restarted_with_its_identity_takes_its_requests_back_at_once(generated, single, redis, tmp_path):
@@ -193,8 +177,7 @@ def test_a_killed_worker_restarted_with_its_identity_takes_its_requests_back_at_
     logs = [first.finish(), again.finish()]
     assert "Worker w2 held" in logs[1] and "go back to the queue" in logs[1], "reclaimed as it joined"
     assert not any("gave no sign of life" in log for log in logs), "not waiting to be counted out"
-    auditor = first if "this worker audits the facts of all" in logs[0] else again
-    crawl.check(auditor, single)
+    crawl.check([first, again], logs, single)
 
 
 def test_the_worker_that_started_the_crawl_killed_midway_loses_nothing(generated, single, redis, tmp_path):
@@ -203,8 +186,8 @@ def test_the_worker_that_started_the_crawl_killed_midway_loses_nothing(generated
     crawl.midway("w1", first, second)
     first.kill()
     log = second.finish()
-    assert "Worker w1 gave no sign of life" in log and "this worker audits the facts of all" in log
-    crawl.check(second, single)
+    assert "Worker w1 gave no sign of life" in log
+    crawl.check([second], [log], single)
 
 
 def test_both_workers_killed_and_two_new_ones_finish_the_crawl(generated, single, redis, tmp_path):
@@ -216,8 +199,7 @@ def test_both_workers_killed_and_two_new_ones_finish_the_crawl(generated, single
     third, fourth = crawl.worker("w3"), crawl.worker("w4")
     logs = [third.finish(), fourth.finish()]
     assert all("joins crawl" in log for log in logs), "the crawl under way is resumed, not started again"
-    auditor = third if "this worker audits the facts of all" in logs[0] else fourth
-    crawl.check(auditor, single)
+    crawl.check([third, fourth], logs, single)
 
 
 def test_a_redis_restart_midway_is_waited_for(generated, single, redis, tmp_path):
@@ -225,9 +207,7 @@ def test_a_redis_restart_midway_is_waited_for(generated, single, redis, tmp_path
     first, second = crawl.started()
     crawl.midway("w2", first, second)
     redis.restart(gone=5)
-    logs = [first.finish(), second.finish()]
-    auditor = first if "this worker audits the facts of all" in logs[0] else second
-    crawl.check(auditor, single)
+    crawl.check([first, second], [first.finish(), second.finish()], single)
 
 
 def test_a_redis_gone_for_longer_than_the_patience_ends_the_worker_with_one_line_and_status_3(

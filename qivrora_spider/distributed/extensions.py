@@ -141,7 +141,7 @@ class SharedAuditExtension(AuditExtension):
         elif reason != "finished" and self.shared.joined:
             logger.warning(
                 "This worker stopped (%s) before the crawl was done: the workers still in it go on and "
-                "one of them audits; if none is left, `scrapy hreflang-report --redis URL --key %s` "
-                "audits the facts gathered so far.",
+                "one of them audits; if none is left, a worker started again resumes the crawl, or "
+                "`scrapy hreflang-report --redis URL --key %s` audits the facts gathered so far.",
                 reason, self.shared.name,
             )

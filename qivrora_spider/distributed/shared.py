@@ -80,7 +80,7 @@ EVERYTHING = (*FRONTIER, "facts", "done", "audited")
 FACTS_PER_CALL = 500
 #: Facts and pending statuses a worker keeps at most: they travel with its next exchange of requests
 #: (``SharedCrawl.exchange``), or on their own once this many wait, since each round trip blocks the
-#: reactor. A worker that dies loses those it kept, as it loses the requests it held.
+#: reactor. A worker that dies with some kept has not acknowledged their requests: they are fetched again.
 KEPT_AT_MOST = 200
 
 #: URLs asked for by the other workers that one exchange hands a worker at most: a worker joining a
