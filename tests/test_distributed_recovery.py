@@ -60,7 +60,7 @@ class Worker:
         self.findings = folder / f"{name}.csv"
         self.scrapy = scrapy(
             folder / f"{name}.log", "crawl", "hreflang", "-a", f"start={start}", *FAST,
-            "-s", f"REDIS_URL={redis_url}", "-s", "CONCURRENT_REQUESTS=4", "-s", f"QIVRORA_WORKER_TIMEOUT={TIMEOUT}",
+            "-s", f"REDIS_URL={redis_url}", "-s", "CONCURRENT_REQUESTS=4",
             "-s", f"QIVRORA_WORKER_ID={name}", "-O", str(self.findings), *extra,
             env={"SCRAPY_SETTINGS_MODULE": "settings.distributed"},
         )
@@ -122,13 +122,15 @@ def wait_until(condition: Callable[[], bool], why: str, *alive: Worker) -> None:
 class Crawl:
     """Workers on one Redis and the generated site; progress read from Redis."""
 
-    def __init__(self, site: SiteServer, redis: RedisServer, folder: Path) -> None:
-        self.site, self.redis, self.folder = site, redis, folder
+    def __init__(self, site: SiteServer, redis: RedisServer, folder: Path, *, timeout: float = TIMEOUT) -> None:
+        self.site, self.redis, self.folder, self.timeout = site, redis, folder, timeout
         self.client = Redis.from_url(redis.url)
         site.log.clear()
 
     def worker(self, name: str) -> Worker:
-        return Worker(self.folder, name, self.site.url("/"), self.redis.url)
+        return Worker(
+            self.folder, name, self.site.url("/"), self.redis.url, "-s", f"QIVRORA_WORKER_TIMEOUT={self.timeout:g}"
+        )
 
     def count(self, kind: str) -> int:
         return sum(int(self.client.llen(key)) for key in self.client.scan_iter(f"qivrora:*:{kind}"))
@@ -169,7 +171,8 @@ def test_a_non_auditing_worker_killed_midway_loses_nothing(generated, single, re
 
 
 def test_a_killed_worker_restarted_with_its_identity_takes_its_requests_back_at_once(generated, single, redis, tmp_path):
-    crawl = Crawl(generated, redis, tmp_path)
+    """A timeout longer than the test may take: only the reclaim lets the crawl end."""
+    crawl = Crawl(generated, redis, tmp_path, timeout=WAIT_AT_MOST * 2)
     first, second = crawl.started()
     crawl.midway("w2", first, second)
     second.kill()
@@ -203,7 +206,9 @@ def test_both_workers_killed_and_two_new_ones_finish_the_crawl(generated, single
 
 
 def test_a_redis_restart_midway_is_waited_for(generated, single, redis, tmp_path):
-    crawl = Crawl(generated, redis, tmp_path)
+    """The heartbeat timeout exceeds the time Redis is gone, as README says it must: otherwise the
+    workers count each other out once it is back, and fetch what the other held again."""
+    crawl = Crawl(generated, redis, tmp_path, timeout=30)
     first, second = crawl.started()
     crawl.midway("w2", first, second)
     redis.restart(gone=5)
