@@ -19,11 +19,23 @@ core-seconds (/proc/stat) over the crawl. For the crawl: Redis commands per resp
 commandstats) and URLs fetched more than once, GET and HEAD counted apart (the access log). Usage::
 
     .venv/bin/python bench/distributed_bench.py --pages 20000 --repeat 3 --modes single,2
+
+``--kill SCENARIO`` (issue 26) runs one single crawl for reference, then each scenario ``--repeat``
+times with two workers (``w1`` starts the crawl and audits, ``w2`` joins once requests are queued)
+on a Redis that keeps its data (appendonly, fsync'd each write); once 40 % of the pages' facts are
+stored and the victim holds requests, ``other`` kills w2 with SIGKILL, ``other-restarted`` kills it
+and starts it again under its id, ``starter`` kills w1, ``both`` kills both and starts w3 and w4,
+``redis`` stops Redis for ``--redis-gone`` seconds. Reported for each run: whether the auditor's
+findings, as (check, url, target, hreflang), are the single crawl's; URLs fetched more than once
+(access log); seconds from the kill to the last exit::
+
+    .venv/bin/python bench/distributed_bench.py --pages 10000 --repeat 5 --kill other,starter
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import os
 import re
@@ -33,10 +45,11 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from statistics import median
-from typing import Any
+from typing import Any, Iterator
 
 from redis import Redis
 
@@ -46,9 +59,9 @@ if str(ROOT) not in sys.path:  # run as `python bench/distributed_bench.py`
 
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
 from bench.run import hiwater_kib, report_header, table_row, write_report  # noqa: E402
-from bench.serve import free_port, serve  # noqa: E402
+from bench.serve import Served, free_port, serve  # noqa: E402
 from bench.stats import stats_flags  # noqa: E402
-from qivrora_spider.demo.redis_server import redis_server  # noqa: E402
+from qivrora_spider.demo.redis_server import RedisServer, redis_server, running_redis  # noqa: E402
 
 #: Issue 17's settings, for every process alike.
 FLAGS = (
@@ -267,6 +280,147 @@ def report(crawls: list[Crawl], pages: int) -> list[str]:
     return lines
 
 
+@contextmanager
+def served_site(args: argparse.Namespace) -> Iterator[tuple[Path, SiteModel, Path, Served]]:
+    """The benchmark site written to a temporary folder and served by nginx with its access log:
+    the folder, the site, the log, the server."""
+    with tempfile.TemporaryDirectory(prefix="qivrora-distributed-bench-") as folder:
+        work = Path(folder)
+        port = free_port()
+        model = SiteModel(options_from(args), f"http://127.0.0.1:{port}")
+        write_site(work / "site", model)
+        access_log = work / "access.log"
+        with serve(work / "site", port, "nginx", access_log) as served:
+            yield work, model, access_log, served
+
+
+#: What --kill stops, once the crawl is midway.
+SCENARIOS = ("other", "other-restarted", "starter", "both", "redis")
+#: Share of the pages whose facts are stored when the kill comes (the issue's 40 %).
+KILL_AT = 0.4
+
+
+@dataclass
+class Killed:
+    scenario: str
+    exact: bool
+    fetched_again: int
+    seconds_to_end: float
+    handed_back: int
+
+
+def findings_of(path: Path) -> set[tuple[str, str, str, str]]:
+    with path.open(newline="") as rows:
+        return {(row["check"], row["url"], row["target"], row["hreflang"]) for row in csv.DictReader(rows)}
+
+
+def kill_run(
+    scenario: str, start: str, redis: RedisServer, work: Path, number: int, access_log: Path, pages: int,
+    expected: set[tuple[str, str, str, str]], settings: list[str], timeout: float, redis_gone: float,
+) -> Killed:
+    """Two workers; the scenario's kill once KILL_AT of the pages' facts are stored (from Redis)."""
+    client = Redis.from_url(redis.url)
+    client.flushall()
+    offset = access_log.stat().st_size if access_log.exists() else 0
+    env = {**os.environ, "SCRAPY_SETTINGS_MODULE": "settings.distributed"}
+    extra = [flag for setting in settings for flag in ("-s", setting)]
+    processes: dict[str, subprocess.Popen[bytes]] = {}
+
+    def worker(name: str) -> None:
+        log = work / f"kill-{scenario}-{number}-{name}.log"
+        command = [sys.executable, "-m", "scrapy", "crawl", "hreflang", "-a", f"start={start}", *FLAGS, *extra,
+                   "-s", f"REDIS_URL={redis.url}", "-s", f"QIVRORA_WORKER_ID={name}",
+                   "-s", f"QIVRORA_WORKER_TIMEOUT={timeout:g}", *stats_flags(log.with_suffix(".json"), qivrora=True),
+                   "-O", str(log.with_suffix(".csv"))]
+        with log.open("wb") as out:
+            processes[name] = subprocess.Popen(command, cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out)
+
+    def wait_for(condition: Any, why: str) -> None:
+        deadline = time.monotonic() + 600
+        while not condition():
+            if time.monotonic() > deadline or any(p.poll() is not None for p in processes.values()):
+                raise RuntimeError(f"{scenario} run {number}: {why}")
+            time.sleep(0.02)
+
+    def facts() -> int:
+        return sum(int(client.llen(key)) for key in client.scan_iter("qivrora:*:facts"))
+
+    def holds(name: str) -> bool:
+        return any(client.hlen(key) for key in client.scan_iter(f"qivrora:*:held:{name}"))
+
+    worker("w1")
+    wait_for(lambda: any(client.scan_iter("qivrora:*:requests")), "w1 queued nothing")
+    worker("w2")
+    victim = "w1" if scenario == "starter" else "w2"
+    wait_for(lambda: facts() >= pages * KILL_AT and (scenario == "redis" or holds(victim)), "never midway")
+    killed_at = time.perf_counter()
+    if scenario == "redis":
+        redis.restart(redis_gone)
+    for name in (("w1", "w2") if scenario == "both" else (victim,) if scenario != "redis" else ()):
+        processes.pop(name).kill()
+    if scenario == "other-restarted":
+        worker("w2")
+    if scenario == "both":
+        worker("w3")
+        worker("w4")
+    for name, process in processes.items():
+        if process.wait(timeout=1800) != 0:
+            raise RuntimeError(f"{scenario} run {number}: {name} exit {process.returncode}")
+    ended = time.perf_counter()
+    auditors = [name for name in processes if AUDITOR in (work / f"kill-{scenario}-{number}-{name}.log").read_text()]
+    if len(auditors) != 1:
+        raise RuntimeError(f"{scenario} run {number}: auditors {auditors}")
+    output = work / f"kill-{scenario}-{number}-{auditors[0]}.csv"
+    stats = json.loads(output.with_suffix(".json").read_text())
+    return Killed(
+        scenario, findings_of(output) == expected, sum(duplicates(access_log, offset).values()), ended - killed_at,
+        int(stats.get("qivrora/distributed/handed_back", 0)),
+    )
+
+
+def kill_report(runs: list[Killed]) -> list[str]:
+    lines = [
+        table_row("scenario", "runs", "exact", "URLs fetched again (each run)", "requests handed back (each run)",
+                  "s from the kill to the end (each run)", "median s"),
+        "|---|---:|---|---|---|---|---:|",
+    ]
+    for scenario in dict.fromkeys(run.scenario for run in runs):
+        done = [run for run in runs if run.scenario == scenario]
+        lines.append(table_row(
+            scenario, len(done), f"{sum(run.exact for run in done)} of {len(done)}",
+            ", ".join(str(run.fetched_again) for run in done), ", ".join(str(run.handed_back) for run in done),
+            ", ".join(f"{run.seconds_to_end:.1f}" for run in done), f"{median(run.seconds_to_end for run in done):.1f}",
+        ))
+    return lines
+
+
+def kill_scenarios(args: argparse.Namespace, argv: list[str] | None) -> str:
+    scenarios = [name.strip() for name in args.kill.split(",")]
+    unknown = set(scenarios) - set(SCENARIOS)
+    if unknown:
+        raise SystemExit(f"--kill: unknown scenario {', '.join(sorted(unknown))} (of {', '.join(SCENARIOS)})")
+    lines = report_header("Distributed crawls: worker death", "distributed_bench.py", argv)
+    runs: list[Killed] = []
+    with served_site(args) as (work, model, access_log, served):
+        with running_redis(work, appendonly=True) as redis:
+            reference = crawl("single", model.start_url, redis.url, work, 0, access_log, args.set)
+            expected = findings_of(work / "single-0-0.csv")
+            print(f"  single: {reference.seconds:.1f} s, {len(expected)} findings", file=sys.stderr, flush=True)
+            for number in range(args.repeat):
+                for scenario in scenarios:  # alternating, so that the machine's drift hits all alike
+                    runs.append(kill_run(scenario, model.start_url, redis, work, number, access_log, args.pages,
+                                         expected, args.set, args.worker_timeout, args.redis_gone))
+                    print(f"  {runs[-1]}", file=sys.stderr, flush=True)
+                    if args.logs:
+                        args.logs.mkdir(parents=True, exist_ok=True)
+                        for log in work.glob(f"kill-{scenario}-{number}-*.log"):
+                            shutil.copy(log, args.logs / log.name)
+    lines += ["", f"## {args.pages:,} pages, served by {served.kind}; single crawl {reference.seconds:.1f} s, "
+              f"{len(expected):,} distinct findings; heartbeat timeout {args.worker_timeout:g} s", "",
+              *kill_report(runs)]
+    return write_report(lines, args.output)
+
+
 def main(argv: list[str] | None = None) -> str:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_options(parser)
@@ -286,21 +440,21 @@ def main(argv: list[str] | None = None) -> str:
         help="run each process under `py-spy record` (bench/requirements.txt), its raw profile in DIR; "
              "peak RSS is then py-spy's, and CPU includes it",
     )
+    parser.add_argument("--kill", metavar="SCENARIO[,...]", help=f"worker death runs instead: {', '.join(SCENARIOS)}")
+    parser.add_argument("--worker-timeout", type=float, default=10.0, help="QIVRORA_WORKER_TIMEOUT of --kill runs")
+    parser.add_argument("--redis-gone", type=float, default=8.0, help="seconds Redis stays stopped (--kill redis)")
     args = parser.parse_args(argv)
+    if args.kill:
+        return kill_scenarios(args, argv)
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
     modes = [mode.strip() for mode in args.modes.split(",")]
     lines = [
         *report_header("Distributed crawl benchmark", "distributed_bench.py", argv),
     ]
-    with tempfile.TemporaryDirectory(prefix="qivrora-distributed-bench-") as folder:
-        work = Path(folder)
-        port = free_port()
-        model = SiteModel(options_from(args), f"http://127.0.0.1:{port}")
-        write_site(work / "site", model)
-        access_log = work / "access.log"
-        crawls: list[Crawl] = []
-        with serve(work / "site", port, "nginx", access_log) as served, redis_server(work) as redis_url:
+    crawls: list[Crawl] = []
+    with served_site(args) as (work, model, access_log, served):
+        with redis_server(work) as redis_url:
             for number in range(args.repeat):
                 for mode in modes:
                     crawls.append(

@@ -8,6 +8,8 @@ a temporary folder, saving nothing; the workers are `scrapy crawl` processes, as
 from __future__ import annotations
 
 import os
+import pickle
+import shutil
 import subprocess
 import sys
 import time
@@ -18,6 +20,7 @@ from typing import Callable, Iterator
 
 import pytest
 from redis import Redis
+from redis.exceptions import NoPermissionError
 from scrapy import FormRequest, Request
 from scrapy.crawler import AsyncCrawlerRunner
 from scrapy.exceptions import StopDownload
@@ -25,12 +28,20 @@ from scrapy.http import Headers
 from scrapy.settings import Settings
 from scrapy.utils.test import get_crawler
 
-from qivrora_spider.demo.redis_server import RedisMissing, redis_server
+from qivrora_spider.demo.redis_server import RedisMissing, TlsFiles, redis_server, running_redis
 from qivrora_spider.demo.site import build_demo_site
 from qivrora_spider.demo.site_server import Route, SiteServer, html_page
 from qivrora_spider.distributed.extensions import SharedAuditExtension
 from qivrora_spider.distributed import shared
-from qivrora_spider.distributed.scheduler import SharedScheduler, request_dict
+from qivrora_spider.distributed.codec import (
+    Refused,
+    decode_request,
+    decode_rules,
+    encode_request,
+    encode_rules,
+    request_dict,
+)
+from qivrora_spider.distributed.scheduler import SharedScheduler
 from qivrora_spider.distributed.shared import (
     AUDIT,
     DONE,
@@ -41,7 +52,8 @@ from qivrora_spider.distributed.shared import (
     crawl_key,
     facts_from_redis,
 )
-from qivrora_spider.facts import CrawlInfo, Page, fact_line
+from qivrora_spider import outcome
+from qivrora_spider.facts import CrawlInfo, Page, SitemapEntry, fact_line
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
 from .conftest import ROOT, project_settings
@@ -198,13 +210,17 @@ def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_stat
     with two_workers(server, "protocol") as (a, b):
         server.zadd(a.key("requests"), {b"request": 0})
         assert a.idle() == WAIT, "a request is queued, and b is busy from joining"
-        assert b.exchange(take=8) == ([b"request"], [], []), "all there is"
+        assert b.exchange(take=8) == ([(1, b"request")], [], []), "all there is, under lease 1"
         assert a.idle() == WAIT, "b holds the request"
+        b.exchange(acknowledged=[1])
         b.note_pending(["https://a.example/moved/"])
         assert not server.exists(b.key("pending")), "kept by b until it stores them, idle at the latest"
         assert b.idle() == SETTLE, "nothing queued, nobody busy, a status pending: b collects it"
         assert a.idle() == WAIT, "b is busy collecting"
         assert b.take_pending() == ["https://a.example/moved/"]
+        assert b.idle() == SETTLE, "taken, but held by b until its requests for them are queued"
+        b.take_pending()
+        b.settled()
         assert b.idle() == DONE and a.idle() == DONE
 
         a.add_fact(info)
@@ -238,10 +254,10 @@ def test_an_exchange_stores_the_facts_queues_what_the_filter_has_not_seen_and_ta
         found = [("fp-x", 0, b"x again", ""), ("", 0, b"unfiltered", ""), ("fp-z", 5, b"z", ""), ("fp-z", 5, b"z twice", "")]
         taken, seen, _ = b.exchange(found, take=3)
         assert seen == [0, 3], "the places of the requests already seen, in one exchange or an earlier one"
-        assert taken == [b"y", b"unfiltered", b"x"], "the lowest scores first (scrapy-redis: -priority)"
+        assert taken == [(1, b"y"), (2, b"unfiltered"), (3, b"x")], "the lowest scores first (scrapy-redis: -priority)"
         assert a.idle() == WAIT, "b is busy: it took requests"
-        assert b.exchange(take=3) == ([b"z"], [], [])
-        assert b.exchange(take=3) == ([], [], [])
+        assert b.exchange(take=3) == ([(4, b"z")], [], [])
+        assert b.exchange(take=3, acknowledged=[1, 2, 3, 4]) == ([], [], [])
         assert b.idle() == SETTLE, "nothing queued, nobody busy, a status pending"
 
 
@@ -424,6 +440,37 @@ def test_requests_are_serialised_as_scrapy_serialises_them():
         assert request_dict(request, spider) == request.to_dict(spider=spider)
     with pytest.raises(ValueError, match="not an instance method"):
         request_dict(Request("https://a.example/", callback=lambda response: None), spider)
+    for request in requests:
+        entry = encode_request(request, spider)
+        assert entry.startswith(b"{"), "JSON"
+        assert decode_request(entry, spider).to_dict(spider=spider) == request.to_dict(spider=spider)
+
+
+@pytest.mark.parametrize(
+    ("entry", "why"),
+    [
+        (pickle.dumps({"url": "https://a.example/"}), "not JSON"),
+        (b'["https://a.example/"]', "not a request"),
+        (b'{"url": "https://a.example/", "callback": "closed", "headers": {}, "body": ""}', "unknown callback 'closed'"),
+        (b'{"url": "https://a.example/", "errback": "__init__", "headers": {}, "body": ""}', "unknown errback"),
+        (b'{"url": "https://a.example/", "_class": "os.system", "headers": {}, "body": ""}', "not a request class"),
+        (b'{"url": "https://a.example/", "headers": [], "body": ""}', "not a request"),
+    ],
+)
+def test_a_queue_entry_this_crawl_did_not_write_is_refused_unrun(entry, why):
+    with pytest.raises(Refused, match=why):
+        decode_request(entry, HreflangSpider(start="https://a.example/"))
+
+
+def test_shared_robots_rules_are_json_parsed_again_and_a_pickle_is_refused():
+    parser, status = decode_rules(encode_rules(200, "User-agent: *\nDisallow: /private/\n"))
+    assert status == 200 and parser is not None
+    assert not parser.can_fetch("https://a.example/private/x", "qivrora") and parser.can_fetch("https://a.example/", "q")
+    assert decode_rules(encode_rules(404, None)) == (None, 404)
+    with pytest.raises(Refused, match="not JSON"):
+        decode_rules(pickle.dumps((None, 200)))
+    with pytest.raises(Refused, match="not robots.txt rules"):
+        decode_rules(b'{"status": "200", "rules": 1}')
 
 
 def test_the_worker_that_holds_the_most_facts_audits_though_it_finished_first(redis_url):
@@ -472,6 +519,95 @@ def test_a_dead_worker_is_counted_out_after_its_heartbeat_stops(redis_url, caplo
         assert "dead:1:x gave no sign of life" in caplog.text
     finally:
         alive.close(info)
+
+
+def test_what_a_dead_worker_held_goes_back_past_the_filter_and_an_acknowledged_request_does_not(redis_url, caplog):
+    server = Redis.from_url(redis_url)
+    with two_workers(server, "leases") as (a, b):
+        a.exchange([("fp-1", 0, b"one", "https://a.example/1/"), ("fp-2", 5, b"two", "https://a.example/2/")])
+        assert b.exchange(take=2).taken == [(1, b"one"), (2, b"two")]
+        b.exchange(acknowledged=[1])
+        b.note_pending(["https://a.example/gone/"])
+        b.store()
+        assert b.take_pending() == ["https://a.example/gone/"]
+        server.zadd(a.key("workers"), {b.worker.encode(): 1})  # nothing heard from b since 1970
+        assert a.idle() == WAIT, "b's request is queued again"
+        assert "counted out of the crawl, and the 1 requests it held go back" in caplog.text
+        assert server.zrange(a.key("requests"), 0, -1, withscores=True) == [(b"two", 5.0)], "with its score"
+        assert server.smembers(a.key("pending")) == {b"https://a.example/gone/"}, "the statuses it was collecting"
+        assert a.exchange([("fp-2", 5, b"two again", "")]).seen == [0], "the filter still knows its URL"
+        assert a.handed_back() == 1 and a.counted_out() == [b.worker]
+
+
+def test_a_worker_started_again_with_its_identity_hands_back_what_it_held_as_it_joins(redis_url, caplog):
+    server = Redis.from_url(redis_url)
+    info = CrawlInfo(started="")
+    first = SharedCrawl(server, "again", worker="w1")
+    first.join()
+    first.exchange([("fp-1", 0, b"one", "")])
+    assert first.exchange(take=1).taken == [(1, b"one")]
+    # Killed: it never acknowledges. Started again under the same identity, before any timeout.
+    again = SharedCrawl(server, "again", worker="w1")
+    again.join()
+    try:
+        assert "Worker w1 held 1 requests when it stopped before" in caplog.text
+        assert not again.reader, "the crawl under way goes on: it is not started again"
+        assert again.exchange(take=1).taken == [(2, b"one")]
+    finally:
+        again.close(info)
+    assert not server.exists(again.key("held:w1")), "a worker that stops hands back what it took"
+    assert server.zrange(again.key("requests"), 0, -1) == [b"one"]
+
+
+def test_the_next_worker_resumes_a_crawl_whose_workers_all_died_and_starts_afresh_after_an_audit(redis_url):
+    server = Redis.from_url(redis_url)
+    info = CrawlInfo(started="")
+    dead = SharedCrawl(server, "resumed", worker="dead")
+    dead.join()
+    dead.exchange([("fp-1", 0, b"one", "https://a.example/1/")])
+    server.zadd(dead.key("workers"), {b"dead": 1})
+    late = SharedCrawl(server, "resumed")
+    late.join()
+    assert not late.reader and server.zrange(late.key("requests"), 0, -1) == [b"one"], "resumed"
+    assert late.exchange(take=1).taken == [(1, b"one")]
+    late.exchange(acknowledged=[1])
+    assert late.idle() == DONE and late.leave(info) == AUDIT
+    late.depart()
+    fresh = SharedCrawl(server, "resumed")
+    fresh.join()
+    try:
+        assert fresh.reader and not server.exists(fresh.key("facts")), "audited: a new crawl"
+    finally:
+        fresh.close(info)
+
+
+def test_the_auditor_says_which_urls_asked_for_lack_facts_and_leaves_out_entries_without_their_sitemap(
+    redis_url, monkeypatch, caplog
+):
+    server = Redis.from_url(redis_url)
+    extension = SharedAuditExtension(get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_STATE": ""}))
+    worker = SharedCrawl(server, "complete")
+    monkeypatch.setitem(SharedCrawl._of, extension.crawler, worker)
+    asked = ["https://a.example/", "https://a.example/lost/", "https://a.example/sitemap.xml"]
+    server.rpush(worker.key("asked"), *asked)
+    server.sadd(worker.key("gone"), "w2")
+    extension.store.add(Page(asked[0], asked[0], status=200))
+    extension.store.add(SitemapEntry(sitemap=asked[2], loc=asked[0], url=asked[0]))
+    extension.check_complete()
+    lost = extension.store.statuses[asked[1]]
+    assert lost.not_examined == "lost with worker w2", "HL206 says why"
+    assert extension.store.statuses[asked[2]].not_examined == "lost with worker w2"
+    assert extension.store.entries == [], "an entry without its sitemap is not judged (SM005)"
+    assert extension.crawler.stats.get_value(outcome.STATUS_STAT) == outcome.NOT_AUDITED
+    errors = [record for record in caplog.records if record.levelname == "ERROR"]
+    assert len(errors) == 1 and "2 URLs the crawl asked for have no facts" in errors[0].getMessage()
+
+    complete = SharedAuditExtension(get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_STATE": ""}))
+    monkeypatch.setitem(SharedCrawl._of, complete.crawler, worker)
+    for url in asked:
+        complete.store.add(Page(url, url, status=200))
+    complete.check_complete()
+    assert complete.crawler.stats.get_value(outcome.STATUS_STAT) is None
 
 
 def test_crawl_keys_name_the_site_and_hreflang_report_asks_for_one_when_redis_holds_several(redis_url):
@@ -529,3 +665,27 @@ def test_a_render_crawl_runs_with_the_distributed_profile(redis_url, site, tmp_p
         ["HL701", site.url("/en/")]
     ]
     assert not [row for row in rows if row.startswith(("HL108", "HL201"))], "the graph follows the rendered page"
+
+
+def test_a_worker_reaches_redis_over_tls_as_a_user_limited_to_its_crawls_keys(site, tmp_path):
+    """Debian's redis-server is built with TLS: rediss:// with the CA file in the URL, and an ACL user
+    that may touch `qivrora:<key>:*` only (README's distributed section)."""
+    pair = [("en", site.url("/en/")), ("de", site.url("/de/"))]
+    for lang, url in pair:
+        site.routes[f"/{lang}/"] = Route(html_page(*(f'<link rel="alternate" hreflang="{l}" href="{u}">' for l, u in pair), lang=lang))
+    if shutil.which("redis-server") is None:
+        pytest.skip("Debian's redis-server package is not installed (.ci/run installs it)")
+    with running_redis(tmp_path, tls=TlsFiles.make(tmp_path)) as server:
+        admin = Redis.from_url(server.url)
+        admin.acl_setuser("crawler", enabled=True, passwords=["+s3cret"], keys=["qivrora:shop:*"], commands=["+@all", "-@dangerous"])
+        url = server.url.replace("rediss://", "rediss://crawler:s3cret@")
+        with pytest.raises(NoPermissionError):
+            Redis.from_url(url).set("qivrora:other:facts", "x")
+        findings = tmp_path / "findings.csv"
+        worker = scrapy(
+            tmp_path / "worker.log", "crawl", "hreflang", "-a", f"start={site.url('/en/')}", *FAST,
+            "-s", f"REDIS_URL={url}", "-s", "QIVRORA_CRAWL_KEY=shop", "-O", str(findings),
+            env={"SCRAPY_SETTINGS_MODULE": "settings.distributed"},
+        )
+        assert "this worker audits the facts of all" in worker.finish()
+        assert admin.exists("qivrora:shop:facts") and findings.read_text().startswith("check,")

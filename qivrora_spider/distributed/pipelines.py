@@ -3,7 +3,7 @@
 Whether anybody fetched a URL is only known when the whole crawl has nothing left to do, so the URLs
 the facts point at are noted in Redis, and the worker that finds the crawl settled collects them all
 (``shared.SETTLE``): the HEADs go to the shared queue, and the duplicate filter, keyed on URLs,
-drops those that another worker fetched.
+drops those that another worker fetched. A worker that dies while collecting them hands them back.
 """
 
 from __future__ import annotations
@@ -25,5 +25,11 @@ class SharedStatusPipeline(StatusPipeline):
         return item
 
     def crawl_settling(self) -> int:
-        self.pending.update(SharedCrawl.of(self.crawler).take_pending())
-        return super().crawl_settling()
+        """The statuses taken stay this worker's (``take_pending``) until its requests for them are
+        queued: should it die before, they go back to the pending ones."""
+        shared = SharedCrawl.of(self.crawler)
+        self.pending.update(shared.take_pending())
+        queued = super().crawl_settling()
+        shared.store()
+        shared.settled()
+        return queued

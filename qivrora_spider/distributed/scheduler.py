@@ -11,10 +11,15 @@ scrapy-redis 0.9.1 predates Scrapy 2.13; what these subclasses change, and why:
   be the same URL fetched twice.
 - Requests go to Redis in exchanges (``SharedCrawl.exchange``, one Lua script): the requests this
   worker found since the last one (each queued unless the duplicate filter has seen it), its facts,
-  and up to ``TAKEN_AT_MOST`` requests back, in one round trip every few responses instead of about
-  three a response, each of which blocks the reactor. Taking requests marks the worker busy in the
-  same step, so that no worker takes the crawl for finished while another holds a request it has
-  not turned into facts yet.
+  the leases of the requests it has finished, and up to ``TAKEN_AT_MOST`` requests back, in one
+  round trip every few responses instead of about three a response, each of which blocks the
+  reactor. Taking requests marks the worker busy in the same step, so that no worker takes the crawl
+  for finished while another holds a request it has not turned into facts yet.
+- A request taken is held under a lease (``shared``) until the engine is done with it: downloaded,
+  its callback run, its items through the pipelines and the requests it found handed to this
+  scheduler. Only then does the next exchange acknowledge it, with those facts and requests.
+- Requests are JSON (``codec``), not pickles: an entry that is not one of ours is refused with one
+  line naming the key, and dropped.
 - Each exchange also brings the URLs the other workers asked for since the last one, and the spider
   leaves them alone (``asked_elsewhere``) as it leaves its own: without them, each URL was sent to
   the shared filter by every worker that found a link to it, built as a request, passed through
@@ -38,13 +43,16 @@ from typing import TYPE_CHECKING, Any, Callable
 from redis.exceptions import RedisError
 from scrapy import Request, signals
 from scrapy.exceptions import CloseSpider
+from scrapy.utils.defer import _schedule_coro
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy_redis.dupefilter import RFPDupeFilter
 from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 
-from .shared import SharedCrawl
+from .codec import Refused, decode_request, encode_request
+from .. import outcome
+from .shared import REDIS_PATIENCE, SharedCrawl
 
 if TYPE_CHECKING:
     from redis import Redis
@@ -105,33 +113,13 @@ class SharedDupeFilter(RFPDupeFilter):
 
 
 class SharedQueue(PriorityQueue):
-    """scrapy-redis's priority queue, serialising requests with ``request_dict``."""
+    """scrapy-redis's priority queue, its entries JSON (``codec``) rather than pickles."""
 
     def _encode_request(self, request: Request) -> bytes:
-        return self.serializer.dumps(request_dict(request, self.spider))  # type: ignore[no-any-return]
+        return encode_request(request, self.spider)
 
-
-def request_dict(request: Request, spider: Spider) -> dict[str, Any]:
-    """``request.to_dict(spider=spider)``, with the callback and errback named by their own names where
-    the spider's attribute of that name is that method. Scrapy finds the name with
-    ``inspect.getmembers`` over every attribute of the spider: 3 % of a worker's time, since each
-    request it finds is serialised. Any other callable is left to Scrapy."""
-    data = {attribute: getattr(request, attribute) for attribute in request.attributes}
-    for role in ("callback", "errback"):
-        method = data[role]
-        if callable(method):
-            name = getattr(method, "__name__", "")
-            own = getattr(getattr(spider, name, None), "__func__", None)
-            if own is not getattr(method, "__func__", _NOT_A_METHOD):
-                return request.to_dict(spider=spider)
-            data[role] = name
-    data["headers"] = dict(request.headers)
-    if type(request) is not Request:
-        data["_class"] = f"{type(request).__module__}.{type(request).__name__}"
-    return data
-
-
-_NOT_A_METHOD = object()
+    def _decode_request(self, encoded_request: bytes) -> Request:
+        return decode_request(encoded_request, self.spider)
 
 
 class SharedScheduler(Scheduler):
@@ -146,11 +134,19 @@ class SharedScheduler(Scheduler):
             queue_key=self.shared.key("requests"),
             dupefilter=dupefilter,
         )
+        self.crawler = crawler
         self.stats = crawler.stats
         self.local: deque[Request] = deque()
         #: Requests found and not yet exchanged, and requests taken and not yet handed to the engine.
         self.found: list[Request] = []
-        self.taken: deque[Request] = deque()
+        self.taken: deque[tuple[int, Request]] = deque()
+        #: The leases of the requests handed to the engine and not acknowledged yet.
+        self.leases: dict[Request, int] = {}
+        #: Why Redis was given up on (``redis_lost``), or None.
+        self.lost: str | None = None
+        #: Leases of entries refused (not requests of this crawl): acknowledged, so dropped, next time.
+        self.refused: list[int] = []
+        self.shared.frontier = self
 
     @classmethod
     def from_crawler(cls, crawler: Crawler) -> Self:
@@ -215,13 +211,43 @@ class SharedScheduler(Scheduler):
             if not self.taken:
                 return None
             self.stats.inc_value("scheduler/dequeued/redis")
-            request = self.taken.popleft()
+            lease, request = self.taken.popleft()
+            self.leases[request] = lease
         self.stats.inc_value("scheduler/dequeued")
         return request
 
+    def redis_lost(self, exc: RedisError) -> None:
+        """Redis did not answer for QIVRORA_REDIS_PATIENCE seconds: this worker stops, once, with one
+        line; the run could not audit (exit status 3). What it held goes back once it is counted out,
+        should Redis come back and another worker go on."""
+        if self.lost is not None:
+            return
+        self.lost = str(exc)
+        patience = self.crawler.settings.getfloat("QIVRORA_REDIS_PATIENCE", REDIS_PATIENCE)
+        reason = f"Redis did not answer for {patience:g} s (QIVRORA_REDIS_PATIENCE): {exc}"
+        logger.error("%s; this worker stops", reason)
+        outcome.record(self.stats, outcome.NOT_AUDITED, reason)
+        _schedule_coro(self.crawler.engine.close_spider_async(reason="redis_unreachable"))  # type: ignore[union-attr]
+
+    def flush(self) -> int:
+        self.exchange(0)
+        return len(self.leases) + len(self.taken)
+
+    def finished(self) -> list[int]:
+        """The leases of the requests the engine is done with: out of its slot (``_slot.inprogress``
+        holds a request from its download until its callback's output is handled), so their facts
+        and the requests they found are with this worker."""
+        slot = self.crawler.engine._slot  # type: ignore[union-attr]
+        working = slot.inprogress if slot is not None else set()
+        return [lease for request, lease in self.leases.items() if request not in working]
+
     def exchange(self, take: int) -> None:
-        """Queue the requests found (those the duplicate filter has seen are dropped) and take up to
-        `take`, in one round trip."""
+        """Queue the requests found (those the duplicate filter has seen are dropped), acknowledge the
+        requests finished, and take up to `take`, in one round trip."""
+        if self.lost is not None:
+            return
+        refused, self.refused = self.refused, []
+        acknowledged = [*self.finished(), *refused]
         found, self.found = self.found, []
         queued = [
             (
@@ -232,7 +258,16 @@ class SharedScheduler(Scheduler):
             )
             for request in found
         ]
-        taken, seen, asked = self.shared.exchange(queued, take)
+        try:
+            taken, seen, asked = self.shared.exchange(queued, take, acknowledged=acknowledged)
+        except RedisError as exc:
+            self.found = found + self.found  # kept, should the worker go on
+            self.refused = refused + self.refused
+            self.redis_lost(exc)
+            return
+        if acknowledged:
+            done = set(acknowledged)
+            self.leases = {request: lease for request, lease in self.leases.items() if lease not in done}
         if asked and self.asked_elsewhere is not None:
             self.asked_elsewhere(asked)
         for place in seen:
@@ -240,4 +275,10 @@ class SharedScheduler(Scheduler):
         enqueued = len(found) - len(seen)
         self.stats.inc_value("scheduler/enqueued/redis", enqueued)
         self.stats.inc_value("scheduler/enqueued", enqueued)
-        self.taken.extend(self.queue._decode_request(data) for data in taken)
+        for lease, entry in taken:
+            try:
+                self.taken.append((lease, self.queue._decode_request(entry)))
+            except Refused as exc:
+                logger.error("Refused an entry of %s (lease %d): %s; it is dropped", self.shared.key("requests"), lease, exc)
+                self.stats.inc_value("qivrora/distributed/refused")
+                self.refused.append(lease)

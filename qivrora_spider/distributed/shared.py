@@ -4,8 +4,15 @@ What the workers share: the frontier (scrapy-redis's priority queue, a duplicate
 asked for, in the order they were queued), the robots.txt rules of each origin, the URLs whose
 status is wanted, the facts, and who takes part.
 A worker *joins* when it opens (the first one of a crawl clears what an earlier crawl of the key
-left), sends a heartbeat every few seconds, is *busy* from joining or popping a request until its
+left), sends a heartbeat every few seconds, is *busy* from joining or taking a request until its
 engine is idle again, and *leaves* when it is done or closes.
+
+Every request a worker takes is *held* under a lease until the worker acknowledges it, in the exchange
+that stores the facts of its response and queues the requests its callback found (at-least-once, as
+Redis's reliable-queue pattern: the move from the queue to the worker's own hash is one step). A
+worker counted out hands back what it held: the requests go back to the queue past the duplicate
+filter, and a live worker fetches them again. Facts are idempotent (``FactStore``), so a URL
+fetched twice is one page in the audit.
 
 The crawl is over when the queue is empty, no worker is busy and no status is pending: the worker
 that sees so marks the crawl done. Each worker then *finishes* when it sees the mark, and once all
@@ -18,7 +25,9 @@ in the same step, so an empty queue and no busy worker really means that nothing
 two workers finishing at once cannot both audit.
 
 A worker that stops its heartbeat for ``QIVRORA_WORKER_TIMEOUT`` seconds (killed, its machine lost)
-is counted out, so the others neither wait for it forever nor join a crawl nobody runs any more.
+is counted out, so the others neither wait for it forever nor join a crawl nobody runs any more; what
+it held goes back. A worker started again with the same ``QIVRORA_WORKER_ID`` hands back what it
+held at once, as it joins. A crawl whose workers all died is resumed by the next worker that joins.
 """
 
 from __future__ import annotations
@@ -30,11 +39,14 @@ import secrets
 import socket
 import threading
 import weakref
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Protocol, Sequence
 from urllib.parse import urlsplit
 
 from redis import Redis
-from redis.exceptions import RedisError
+from redis.backoff import ConstantBackoff
+from redis.exceptions import ConnectionError, RedisError, TimeoutError
+from redis.retry import Retry
 from scrapy_redis.connection import get_redis_from_settings
 
 from ..facts import CrawlInfo, fact_line, read_facts
@@ -50,12 +62,17 @@ logger = logging.getLogger(__name__)
 PREFIX = "qivrora"
 #: Seconds without a heartbeat after which a worker counts as gone (QIVRORA_WORKER_TIMEOUT).
 WORKER_TIMEOUT = 60.0
-#: What a crawl key may hold: it is part of Redis keys and of the `--key` users type.
+#: Seconds a worker waits for a Redis that does not answer (restarting) before it gives up
+#: (QIVRORA_REDIS_PATIENCE), and between two tries.
+REDIS_PATIENCE = 20.0
+REDIS_RETRY_EVERY = 0.5
+#: What a crawl key and a worker id may hold: they are part of Redis keys and of the `--key` users type.: it is part of Redis keys and of the `--key` users type.
 KEY_PATTERN = re.compile(r"[\w.:\[\]-]+")
 #: The keys that steer a crawl under way; cleared once it is audited (the facts stay for
 #: `hreflang-report --redis`), and with the rest when a new crawl starts on the key.
 FRONTIER = (
     "requests", "dupefilter", "asked", "busy", "pending", "robots", "robots-owners", "robots-received", "finished",
+    "started", "leases", "gone", "counts",
 )
 EVERYTHING = (*FRONTIER, "facts", "done", "audited")
 #: Facts read back per Redis call. The auditor holds a call's lines while it parses them (about 2 KB
@@ -63,12 +80,15 @@ EVERYTHING = (*FRONTIER, "facts", "done", "audited")
 FACTS_PER_CALL = 500
 #: Facts and pending statuses a worker keeps at most: they travel with its next exchange of requests
 #: (``SharedCrawl.exchange``), or on their own once this many wait, since each round trip blocks the
-#: reactor. A worker that dies loses those it kept, as it loses the requests it held.
+#: reactor. A worker that dies with some kept has not acknowledged their requests: they are fetched again.
 KEPT_AT_MOST = 200
 
 #: URLs asked for by the other workers that one exchange hands a worker at most: a worker joining a
 #: long crawl under way gets them over several exchanges, not in one reply of megabytes.
 ASKED_AT_MOST = 5000
+
+#: A request taken: its lease (to acknowledge it by) and itself serialised.
+Taken = tuple[int, bytes]
 
 #: A request to queue: its fingerprint ('' to queue it unfiltered), its score, itself serialised,
 #: and the URL the crawl asks for with it ('' for none), for the other workers to leave alone.
@@ -79,156 +99,64 @@ WAIT, SETTLE, DONE = "wait", "settle", "done"
 #: What a worker leaving a done crawl is told: WAIT for those still working, AUDIT, or it has LEFT.
 AUDIT, LEFT = "audit", "left"
 
-# Every membership script starts here: KEYS[1] the workers (a sorted set scored by the time of their
-# last heartbeat, by Redis's clock so that machines need not agree on the time), KEYS[2] the busy
-# ones, ARGV[1] this worker, ARGV[2] the timeout. Workers silent for longer are counted out.
-_COUNT_OUT_SILENT = """
-local now = tonumber(redis.call('TIME')[1])
-local gone = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
-for _, worker in ipairs(gone) do
-  redis.call('ZREM', KEYS[1], worker)
-  redis.call('SREM', KEYS[2], worker)
-end
-"""
+#: The Lua scripts, one file each beside this module; those that count out silent workers first
+#: start with count_out_silent.lua.
+SCRIPTS = Path(__file__).with_name("lua")
+_COUNTING_OUT = ("join", "idle", "leave")
 
-# KEYS[3...] what a new crawl clears. The first worker of a crawl finds no other one.
-_JOIN = _COUNT_OUT_SILENT + """
-local new = redis.call('ZCARD', KEYS[1]) == 0
-if new then
-  for i = 3, #KEYS do redis.call('DEL', KEYS[i]) end
-end
-redis.call('ZADD', KEYS[1], now, ARGV[1])
-redis.call('SADD', KEYS[2], ARGV[1])
-return {new and 1 or 0, gone}
-"""
 
-# KEYS[3] the queue, KEYS[4] the pending statuses, KEYS[5] the done mark. The worker is idle: the
-# crawl is done when nothing is queued, nobody is busy and no status is pending. Whoever collects
-# the statuses is busy meanwhile, so that nobody else takes the crawl for done.
-_IDLE = _COUNT_OUT_SILENT + """
-redis.call('ZADD', KEYS[1], now, ARGV[1])
-redis.call('SREM', KEYS[2], ARGV[1])
-local verdict = 'done'
-if redis.call('EXISTS', KEYS[5]) == 0 then
-  if redis.call('ZCARD', KEYS[3]) > 0 or redis.call('SCARD', KEYS[2]) > 0 then
-    verdict = 'wait'
-  elseif redis.call('SCARD', KEYS[4]) > 0 then
-    redis.call('SADD', KEYS[2], ARGV[1])
-    verdict = 'settle'
-  else
-    redis.call('SET', KEYS[5], ARGV[1])
-  end
-end
-return {verdict, gone}
-"""
-
-# KEYS[3] the facts, KEYS[4] the workers that finished (a hash: how many facts each holds), KEYS[5]
-# the audited mark, KEYS[6...] the frontier; ARGV[3] the worker's CrawlInfo (a fact line), ARGV[4]
-# why it leaves: 'done' (the crawl is), 'stop' (the worker closes before that), 'depart' (it audited
-# and has read the facts), ARGV[5] how many facts it holds (its own and those of others it read).
-# A finished worker waits for those still registered, so that a worker counted out later, not the
-# audit, is what a dead one costs. Then the one that holds the most facts (ties: the first by name)
-# audits, once, since it reads the fewest back, while the others leave; it stays registered until it
-# has read the facts, so that a worker starting meanwhile does not clear them. The last one to go
-# clears the frontier of an audited crawl.
-_LEAVE = _COUNT_OUT_SILENT + """
-redis.call('SREM', KEYS[2], ARGV[1])
-if ARGV[4] == 'done' and redis.call('EXISTS', KEYS[5]) == 0 then
-  redis.call('HSET', KEYS[4], ARGV[1], ARGV[5])
-  local auditor, most = nil, -1
-  for _, worker in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
-    local stored = redis.call('HGET', KEYS[4], worker)
-    if not stored then return {'wait', gone} end
-    stored = tonumber(stored)
-    if stored > most or (stored == most and worker < auditor) then auditor, most = worker, stored end
-  end
-  if auditor ~= ARGV[1] then return {'wait', gone} end
-  redis.call('SET', KEYS[5], ARGV[1])
-  redis.call('RPUSH', KEYS[3], ARGV[3])
-  redis.call('ZADD', KEYS[1], now, ARGV[1])
-  return {'audit', gone}
-end
-if ARGV[4] ~= 'depart' then redis.call('RPUSH', KEYS[3], ARGV[3]) end
-redis.call('ZREM', KEYS[1], ARGV[1])
-if redis.call('ZCARD', KEYS[1]) == 0 and redis.call('EXISTS', KEYS[5]) == 1 then
-  for i = 6, #KEYS do redis.call('DEL', KEYS[i]) end
-end
-return {'left', gone}
-"""
-
-# KEYS[1] the facts, KEYS[2] the pending statuses, KEYS[3] the duplicate filter, KEYS[4] the queue,
-# KEYS[5] the busy workers, KEYS[6] the URLs asked for; ARGV[2] how many requests to take, ARGV[3] and
-# ARGV[4] how many facts and pending URLs follow, ARGV[5] how many URLs asked for this worker has
-# read, ARGV[6] how many more it reads at most, then the facts and the pending URLs, then a
-# (fingerprint, score, request, URL) quadruple for each request to queue: a fingerprint the filter
-# has seen drops its request ('': queued unfiltered), and the URL of a request queued is listed as
-# asked for ('': not listed). Taking marks the worker busy in the same step. Returns the requests
-# taken (scrapy-redis's queue: lowest score first), the places (0, 1, ...) of the requests dropped as
-# seen, the length of the facts list (the facts stored last), the URLs the others asked for since
-# this worker last read them, and how many it has read now. Those are read before its own are
-# listed, so that it skips its own unless it had more to read than it may.
-_EXCHANGE = """
-local asked, most = {}, tonumber(ARGV[6])
-if most > 0 then asked = redis.call('LRANGE', KEYS[6], ARGV[5], tonumber(ARGV[5]) + most - 1) end
-local at = 7
-for i = at, at + tonumber(ARGV[3]) - 1 do redis.call('RPUSH', KEYS[1], ARGV[i]) end
-at = at + tonumber(ARGV[3])
-for i = at, at + tonumber(ARGV[4]) - 1 do redis.call('SADD', KEYS[2], ARGV[i]) end
-at = at + tonumber(ARGV[4])
-local seen = {}
-for i = at, #ARGV, 4 do
-  if ARGV[i] ~= '' and redis.call('SADD', KEYS[3], ARGV[i]) == 0 then
-    seen[#seen + 1] = (i - at) / 4
-  else
-    redis.call('ZADD', KEYS[4], ARGV[i + 1], ARGV[i + 2])
-    if ARGV[i + 3] ~= '' then redis.call('RPUSH', KEYS[6], ARGV[i + 3]) end
-  end
-end
-local taken = {}
-if tonumber(ARGV[2]) > 0 then
-  local top = redis.call('ZPOPMIN', KEYS[4], ARGV[2])
-  for i = 1, #top, 2 do taken[#taken + 1] = top[i] end
-  if #taken > 0 then redis.call('SADD', KEYS[5], ARGV[1]) end
-end
-local read = tonumber(ARGV[5]) + #asked
-if #asked < most then read = redis.call('LLEN', KEYS[6]) end
-return {taken, seen, redis.call('LLEN', KEYS[1]), asked, read}
-"""
-
-# KEYS[1] the shared rules by origin, KEYS[2] who fetches them, KEYS[3] the workers; ARGV[1] this
-# worker, ARGV[2] the origin, ARGV[3] the timeout. A fetcher that is gone is replaced.
-_ROBOTS = """
-local known = redis.call('HGET', KEYS[1], ARGV[2])
-if known then return {'known', known} end
-local owner = redis.call('HGET', KEYS[2], ARGV[2])
-if owner and owner ~= ARGV[1] then
-  local beat = redis.call('ZSCORE', KEYS[3], owner)
-  if beat and tonumber(beat) > tonumber(redis.call('TIME')[1]) - tonumber(ARGV[3]) then
-    return {'wait'}
-  end
-end
-redis.call('HSET', KEYS[2], ARGV[2], ARGV[1])
-return {'fetch'}
-"""
-
-# KEYS[1] the workers. Only a registered worker: one that left must not come back by its heartbeat.
-_HEARTBEAT = """
-if redis.call('ZSCORE', KEYS[1], ARGV[1]) then
-  redis.call('ZADD', KEYS[1], redis.call('TIME')[1], ARGV[1])
-end
-"""
+def script_source(name: str) -> str:
+    """The Lua source of script `name` as Redis runs it."""
+    source = (SCRIPTS / f"{name}.lua").read_text()
+    if name in _COUNTING_OUT:
+        source = (SCRIPTS / "count_out_silent.lua").read_text() + source
+    return source
 
 
 class Exchanged(NamedTuple):
     """What an exchange gives back."""
 
-    #: The requests taken, serialised.
-    taken: list[bytes]
+    #: The requests taken, each with its lease.
+    taken: list[Taken]
     #: The places in the requests found of those the duplicate filter had seen: dropped.
     seen: list[int]
     #: URLs the other workers asked for since this worker's last exchange: a worker that leaves them
     #: alone sends no request for them to the duplicate filter, which would drop it.
     asked: list[str]
+
+
+class Frontier(Protocol):
+    """The scheduler, as the shared crawl sees it: what must travel with the facts."""
+
+    def flush(self) -> int:
+        """Exchange the requests found and acknowledge those finished, with the facts kept; returns
+        how many requests taken are still being worked on."""
+
+    def redis_lost(self, exc: RedisError) -> None:
+        """Redis did not answer within QIVRORA_REDIS_PATIENCE: say so once, and stop the worker."""
+
+
+def worker_id(settings: BaseSettings) -> str:
+    """QIVRORA_WORKER_ID (setting or environment variable): a worker started again under it takes back
+    at once what it held. Without it each process is a new worker, host:pid:random, and what a dead
+    one held goes back only once it is counted out (QIVRORA_WORKER_TIMEOUT)."""
+    named = str(settings.get("QIVRORA_WORKER_ID") or os.environ.get("QIVRORA_WORKER_ID") or "").strip()
+    if not named:
+        return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+    if not KEY_PATTERN.fullmatch(named):
+        raise ValueError(f"QIVRORA_WORKER_ID: {named!r} may hold letters, digits and . _ : - [ ] only")
+    return named
+
+
+def connect(settings: BaseSettings) -> Redis:
+    """scrapy-redis's client (REDIS_URL, REDIS_PARAMS), trying again for QIVRORA_REDIS_PATIENCE seconds
+    when Redis does not answer: a Redis restarted with its append-only file is back in seconds, and
+    the crawl goes on. Scripts are loaded again by redis-py when the restarted Redis lacks them."""
+    server = get_redis_from_settings(settings)
+    patience = settings.getfloat("QIVRORA_REDIS_PATIENCE", REDIS_PATIENCE)
+    tries = max(1, round(patience / REDIS_RETRY_EVERY))
+    server.set_retry(Retry(ConstantBackoff(REDIS_RETRY_EVERY), tries, supported_errors=(ConnectionError, TimeoutError)))
+    return server
 
 
 def crawl_key(settings: BaseSettings, crawl: CrawlInfo) -> str:
@@ -248,11 +176,16 @@ class SharedCrawl:
 
     _of: weakref.WeakKeyDictionary[Crawler, SharedCrawl] = weakref.WeakKeyDictionary()
 
-    def __init__(self, server: Redis, name: str, *, timeout: float = WORKER_TIMEOUT) -> None:
+    def __init__(
+        self, server: Redis, name: str, *, timeout: float = WORKER_TIMEOUT, worker: str | None = None
+    ) -> None:
         self.server = server
         self.name = name
         self.timeout = timeout
-        self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        self.worker = worker or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        #: The scheduler, once it is built: idle() and leave() flush through it, so that requests
+        #: found and leases finished travel with the facts.
+        self.frontier: Frontier | None = None
         #: This worker takes part in the crawl, and has left it (done, or closing).
         self.joined = self.left = False
         #: This worker started the crawl: it keeps its own facts and reads the others' as they are
@@ -271,11 +204,8 @@ class SharedCrawl:
         #: How many of the URLs asked for (``exchange``) this worker has read.
         self._asked_read = 0
         self._scripts = {
-            name: server.register_script(source)
-            for name, source in (
-                ("join", _JOIN), ("idle", _IDLE), ("leave", _LEAVE), ("exchange", _EXCHANGE),
-                ("robots", _ROBOTS), ("heartbeat", _HEARTBEAT),
-            )
+            name: server.register_script(script_source(name))
+            for name in ("join", "idle", "leave", "exchange", "robots", "heartbeat")
         }
 
     @classmethod
@@ -285,9 +215,10 @@ class SharedCrawl:
             settings = crawler.settings
             crawl = crawler.spider.crawl_info  # type: ignore[union-attr]
             shared = cls._of[crawler] = cls(
-                get_redis_from_settings(settings),
+                connect(settings),
                 crawl_key(settings, crawl),
                 timeout=settings.getfloat("QIVRORA_WORKER_TIMEOUT", WORKER_TIMEOUT),
+                worker=worker_id(settings),
             )
         return shared
 
@@ -297,23 +228,32 @@ class SharedCrawl:
     def _run(self, script: str, keys: Iterable[str], *args: Any) -> Any:
         return self._scripts[script](keys=[self.key(k) for k in keys], args=[self.worker, *args])
 
-    def _count_out(self, gone: list[bytes]) -> None:
-        for worker in gone:
+    def _count_out(self, gone: list[Any]) -> None:
+        """`gone`: each worker counted out, then how many requests it held (now queued again)."""
+        for worker, held in zip(gone[::2], gone[1::2]):
             logger.warning(
-                "Worker %s gave no sign of life for %g s: it is counted out of the crawl, and the "
-                "requests it was working on are lost", worker.decode(), self.timeout,
+                "Worker %s gave no sign of life for %g s: it is counted out of the crawl, and the %d "
+                "requests it held go back to the queue", worker.decode(), self.timeout, held,
             )
 
     # --- taking part -------------------------------------------------------------------------
 
     def join(self) -> None:
-        new, gone = self._run("join", ("workers", "busy", *EVERYTHING), self.timeout)
+        cleared = [key for key in EVERYTHING if key not in ("started", "audited")]
+        new, gone, reclaimed = self._run(
+            "join", ("workers", "busy", "started", "audited", *cleared), self.timeout
+        )
         self._count_out(gone)
         self.joined = True
         self.reader = bool(new)
         logger.info(
             "Worker %s %s crawl %r in Redis", self.worker, "starts" if new else "joins", self.name
         )
+        if reclaimed:
+            logger.warning(
+                "Worker %s held %d requests when it stopped before: they go back to the queue",
+                self.worker, reclaimed,
+            )
         threading.Thread(target=self._beat, name="qivrora-heartbeat", daemon=True).start()
 
     def _beat(self) -> None:
@@ -321,14 +261,16 @@ class SharedCrawl:
         while not self._stopping.wait(self.timeout / 6):
             try:
                 self._run("heartbeat", ("workers",))
-            except RedisError as exc:
-                logger.warning("The heartbeat did not reach Redis: %s", exc)
+            except RedisError as exc:  # the reactor's own calls say so once they give up
+                logger.debug("The heartbeat did not reach Redis: %s", exc)
 
     def idle(self) -> str:
         """This worker has nothing to do: WAIT for the others, SETTLE (collect the pending statuses),
         or DONE (leave the crawl)."""
-        self.store()  # first: the crawl must not settle or end on what a worker still keeps
-        verdict, gone = self._run("idle", ("workers", "busy", "requests", "pending", "done"), self.timeout)
+        holding = self.store()  # first: the crawl must not settle or end on what a worker still keeps
+        verdict, gone = self._run(
+            "idle", ("workers", "busy", "requests", "pending", "done"), self.timeout, holding
+        )
         self._count_out(gone)
         return verdict.decode()  # type: ignore[no-any-return]
 
@@ -346,10 +288,13 @@ class SharedCrawl:
 
     def close(self, crawl: CrawlInfo) -> None:
         """The worker closes: if it had not left (interrupted), it leaves now, without auditing."""
-        if self.joined and not self.left:
-            self._leave("stop", crawl)
-            self.left = True
         self._stopping.set()
+        if self.joined and not self.left:
+            self.left = True
+            try:
+                self._leave("stop", crawl)
+            except RedisError as exc:  # said already by whatever found Redis gone
+                logger.debug("Leaving the crawl did not reach Redis: %s", exc)
 
     def _leave(self, why: str, crawl: CrawlInfo | None = None) -> str:
         self.store()
@@ -362,18 +307,28 @@ class SharedCrawl:
 
     # --- the frontier, robots.txt, statuses, facts ------------------------------------------------
 
-    def exchange(self, requests: Sequence[Queued] = (), take: int = 0, *, asked: int = ASKED_AT_MOST) -> Exchanged:
+    def exchange(
+        self,
+        requests: Sequence[Queued] = (),
+        take: int = 0,
+        *,
+        asked: int = ASKED_AT_MOST,
+        acknowledged: Sequence[int] = (),
+    ) -> Exchanged:
         """Store the facts and pending statuses this worker keeps, queue `requests` unless the
-        duplicate filter has seen them, and take up to `take` queued requests (marking this worker
-        busy), all in one round trip; read up to `asked` URLs the others asked for, 0 to leave them
-        for a later exchange."""
+        duplicate filter has seen them, release the leases `acknowledged` (requests whose facts and
+        found requests are in this exchange or an earlier one), and take up to `take` queued requests
+        under new leases (marking this worker busy), all in one round trip; read up to `asked` URLs
+        the others asked for, 0 to leave them for a later exchange."""
         args: list[Any] = [
-            take, len(self._facts), len(self._pending), self._asked_read, asked, *self._facts, *self._pending,
+            take, len(self._facts), len(self._pending), self._asked_read, asked, len(acknowledged),
+            *acknowledged, *self._facts, *self._pending,
         ]
         for queued in requests:
             args += queued
-        keys = ("facts", "pending", "dupefilter", "requests", "busy", "asked")
-        taken, seen, self._listed, urls, self._asked_read = self._run("exchange", keys, *args)
+        keys = ("facts", "pending", "dupefilter", "requests", "busy", "asked", "workers", f"held:{self.worker}", "leases")
+        pairs, seen, self._listed, urls, self._asked_read = self._run("exchange", keys, *args)
+        taken = [(int(pairs[i]), pairs[i + 1]) for i in range(0, len(pairs), 2)]
         if self._facts and self.reader:
             self._note_own(self._listed - len(self._facts), self._listed)
         self._facts.clear()
@@ -406,11 +361,19 @@ class SharedCrawl:
         self._store_when_full()
 
     def take_pending(self) -> list[str]:
-        with self.server.pipeline() as pipe:
+        """The statuses pending, moved to this worker's own set until ``settled()``: should it die
+        before its requests for them are queued, they go back (``hand_back``)."""
+        settling = self.key(f"settling:{self.worker}")
+        with self.server.pipeline() as pipe:  # MULTI: one step
             pipe.smembers(self.key("pending"))
+            pipe.sunionstore(settling, [settling, self.key("pending")])
             pipe.delete(self.key("pending"))
-            urls, _ = pipe.execute()
+            urls, _, _ = pipe.execute()
         return [url.decode() for url in urls]
+
+    def settled(self) -> None:
+        """The requests for the statuses taken are queued (``flush``): they are no longer held."""
+        self.server.delete(self.key(f"settling:{self.worker}"))
 
     def add_fact(self, fact: Any) -> None:
         self._facts.append(fact_line(fact))
@@ -420,17 +383,34 @@ class SharedCrawl:
         if len(self._facts) + len(self._pending) >= KEPT_AT_MOST:
             self.store()
 
-    def store(self) -> None:
-        """Store the facts and pending statuses this worker keeps. Done before it says it is idle and
-        before it leaves, so that all of them are in Redis by the time the crawl settles or the auditor
-        reads the facts."""
+    def store(self) -> int:
+        """Store the facts and pending statuses this worker keeps, with the requests it found and the
+        leases it finished (through its scheduler, when it has one). Done before it says it is idle
+        and before it leaves, so that all of them are in Redis by the time the crawl settles or the
+        auditor reads the facts. Returns how many requests it took are still being worked on."""
+        if self.frontier is not None:
+            return self.frontier.flush()
         if self._facts or self._pending:
             self.exchange(asked=0)  # left for the scheduler's exchanges, which hand them to the spider
+        return 0
 
     def _note_own(self, start: int, end: int) -> None:
         if self._own and self._own[-1][1] == start:
             start = self._own.pop()[0]
         self._own.append((start, end))
+
+    def asked_for(self) -> list[str]:
+        """Every URL the crawl asked for (queued with its URL), in the order they were queued."""
+        return [url.decode() for url in self.server.lrange(self.key("asked"), 0, -1)]
+
+    def counted_out(self) -> list[str]:
+        """The workers counted out of the crawl so far."""
+        return sorted(worker.decode() for worker in self.server.smembers(self.key("gone")))
+
+    def handed_back(self) -> int:
+        """How many requests went back to the queue from a worker that died or stopped: each is a URL
+        that may have been fetched twice."""
+        return int(self.server.hget(self.key("counts"), "handed back") or 0)
 
     def facts(self) -> Iterator[Any]:
         return stored_facts(self.server, self.name)

@@ -122,7 +122,7 @@ class RobotsMiddleware:
                     "robots.txt of %s is %s bytes: only its first %s bytes are obeyed, as Google reads them",
                     where, f"{len(response.body):,}", f"{MAX_ROBOTS_BYTES:,}",
                 )
-            parser = Protego.parse(response.body[:MAX_ROBOTS_BYTES].decode("utf-8", "replace"))
+            parser = self._parse_rules(where, response.body[:MAX_ROBOTS_BYTES].decode("utf-8", "replace"))
             fact.exists = True
             fact.sitemaps = _sitemaps(parser, url)
         elif response is not None and response.status >= 500:
@@ -136,6 +136,10 @@ class RobotsMiddleware:
         await self._record(fact)
         await self.crawler.signals.send_catch_log_async(robots_recorded, robots=fact)
         return parser, fact.status
+
+    def _parse_rules(self, where: str, text: str) -> Protego:
+        """The rules of `where`'s robots.txt, from the text obeyed."""
+        return Protego.parse(text)
 
     def _keep_received(self, url: str, response: Response) -> None:
         """Keep another origin's robots.txt, received on the way to this one's."""

@@ -22,7 +22,15 @@ REDIS_URL = "redis://127.0.0.1:6379"
 #: start URLs and scope (`example.com-<hash>`): workers run with the same command share one crawl.
 QIVRORA_CRAWL_KEY = ""
 #: Seconds without a heartbeat after which a worker counts as gone (killed, its machine lost): the
-#: others stop waiting for it, and the requests it was working on are lost.
+#: others stop waiting for it, and the requests it held go back to the queue for them. What a death
+#: costs: the live workers finish at most this long (plus a few seconds) after it.
 QIVRORA_WORKER_TIMEOUT = 60.0
+#: This worker's identity in the crawl. "" makes a new one each run (host:pid:random). A worker
+#: started again under the identity it had takes back at once what it held, without waiting for
+#: QIVRORA_WORKER_TIMEOUT. Also read from the environment variable of the same name.
+QIVRORA_WORKER_ID = ""
+#: Seconds a worker keeps trying a Redis that does not answer (restarting) before it stops, with one
+#: line and exit status 3. Redis must keep its data across the restart (appendonly yes).
+QIVRORA_REDIS_PATIENCE = 20.0
 #: Seconds between the looks of a worker with nothing to do at the queue and at the other workers.
 QIVRORA_IDLE_POLL = 0.25

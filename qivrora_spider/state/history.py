@@ -38,7 +38,8 @@ class CrawlHistory:
         self.store = StateStore(state) if state else None
         self.resolved_path = setting_path(settings, "QIVRORA_RESOLVED")
         self.clusters_path = setting_path(settings, "QIVRORA_CLUSTER_CHANGES")
-        self.outage_share = settings.getfloat("QIVRORA_OUTAGE_SHARE")
+        #: Only a crawl state compares crawls, and so only it can tell an outage.
+        self.outage_share = settings.getfloat("QIVRORA_OUTAGE_SHARE") if self.store else 1.0
         if not 0 < self.outage_share <= 1:
             raise ValueError(f"QIVRORA_OUTAGE_SHARE: {self.outage_share} is not a share above 0 and at most 1")
         self.resolved_exporter: type | None = None
