@@ -8,7 +8,8 @@ audit's cluster, unless an ignored annotation joins two of them.
 
 Members are the URLs that answer 200 and are self-canonical and indexable: an annotated URL that
 redirects, or names another URL as its canonical, is replaced by the URL it leads to when that one
-qualifies; others are dropped, with the reason. Each member's language is the value most pages of
+qualifies (an `x-default` entry page that redirects each visitor to a version stays: HL408); others
+are dropped, with the reason. Each member's language is the value most pages of
 the cluster give it (one vote per page and value), ties going to its own self-reference; two members
 never share a value (the one with more votes keeps it, the other takes its next value or is dropped).
 The x-default is the URL most pages name so, and only where the site names one.
@@ -26,6 +27,7 @@ from ..audit import AuditContext
 from ..audit.checks.language import content_mismatches, language_name
 from ..audit.core.context import MAX_CHAIN, cluster_id
 from ..audit.core.site_index import HreflangGraph
+from ..audit.core.statuses import redirects_by_visitor
 from ..audit.core.wording import answers
 from ..extract.hreflang_values import canonical_hreflang, check_hreflang
 from .files import write_atomically
@@ -133,6 +135,8 @@ def _fix(context: AuditContext, declared: HreflangGraph, urls: list[str]) -> Clu
     replaced: list[Replaced] = []
     for url in urls:
         final, story = _resolve(context, url)
+        if final != url and _adaptive_x_default(context, declared, urls, url):
+            final, story = url, ""  # HL408: the entry page that chooses a version stays the x-default
         resolved[url] = final
         if final is None:
             dropped[url] = story
@@ -185,6 +189,12 @@ def _fix(context: AuditContext, declared: HreflangGraph, urls: list[str]) -> Clu
         sitemap_xml=ENV.get_template("fix_sitemap.xml.j2").render(pages=pages, members=members),
         annotated=tuple(urls),
     )
+
+
+def _adaptive_x_default(context: AuditContext, declared: HreflangGraph, urls: list[str], url: str) -> bool:
+    """Is `url` named only as `x-default` and an entry page that redirects each visitor to a version?"""
+    given = {value for page in urls for value in declared.declared(page).get(url, ())}
+    return given == {X_DEFAULT} and redirects_by_visitor(context, url)
 
 
 def _languages(
