@@ -3,6 +3,7 @@ that a check is read, changed or removed in one file. Importing this package reg
 
 from . import (  # noqa: F401
     canonical,
+    cluster_languages,
     clusters,
     crawl,
     language,
