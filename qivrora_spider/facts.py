@@ -94,6 +94,8 @@ class Page:
     rendered: bool = False
     render_error: str | None = None  # why rendering failed (HL703): the served HTML's facts stand
     served_only: list[Annotation] = field(default_factory=list)  # served annotations rendering removed or changed
+    #: The links above that only `rel="nofollow"` anchors name (SM014 does not count them).
+    nofollow_links: list[str] = field(default_factory=list)
 
 
 #: The one status whose body is a page: what it says is judged and joins the graph.
@@ -239,6 +241,7 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 _PAGE_VALUES = operator.attrgetter(*_field_names(Page))
 _LINKS_AT = _field_names(Page).index("links")
+_NOFOLLOW_AT = _field_names(Page).index("nofollow_links")
 
 
 def without_links(page: Page) -> Page:
@@ -247,6 +250,7 @@ def without_links(page: Page) -> Page:
     times more for every page kept (bench/RESULTS.md)."""
     values = list(_PAGE_VALUES(page))
     values[_LINKS_AT] = []
+    values[_NOFOLLOW_AT] = []
     return Page(*values)
 
 

@@ -63,6 +63,7 @@ EVERY_KIND = (
         rendered=True,
         render_error="the browser's navigation failed",
         served_only=[Annotation("html", "en", "/en", "https://a.example/en", line=8)],
+        nofollow_links=["https://a.example/"],
     ),
     TargetStatus(
         url="https://a.example/en", method="HEAD", status=301, location="https://a.example/en/", error="dns",

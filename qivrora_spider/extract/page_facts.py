@@ -159,6 +159,10 @@ def build_page(
     page.main_text_confidence = read.confidence
     page.main_text_letters = read.letters
     page.links = [link for link in dict.fromkeys(resolve(h, base) for h in html.links) if link is not None]
+    if html.nofollow_links:
+        nofollow = set(html.nofollow_links)
+        followed = {resolve(h, base) for h in html.links if h not in nofollow}
+        page.nofollow_links = [link for link in page.links if link not in followed]
     return page
 
 

@@ -11,6 +11,7 @@ from . import (  # noqa: F401
     markup,
     pages,
     rendering,
+    sitemap_orphans,
     sitemaps,
     sources,
     targets,

@@ -30,6 +30,9 @@ class FactStore:
         self.sitemaps: dict[str, SitemapFile] = {}
         self.entries: list[SitemapEntry] = []
         self.linked: set[str] = set()
+        #: Of ``linked``, the URLs only `rel="nofollow"` anchors name (few: kept apart, not a second set
+        #: of every link).
+        self.nofollow_only: set[str] = set()
         self.crawls: list[CrawlInfo] = []
         self._entry_keys: set[tuple[str, str, int | None, int]] = set()
 
@@ -63,9 +66,7 @@ class FactStore:
     def _add_page(self, page: Page) -> None:
         page = response_only(page)
         if page.links:
-            # Interned here, not where facts are read back (``read_facts``): one string a URL, shared
-            # with the pages', whichever way the facts arrive.
-            self.linked.update(map(sys.intern, page.links))
+            self._add_links(page)
             # Other consumers (feeds) see the same item: keep a copy without its links.
             page = without_links(page)
         known = self.pages.get(page.url)
@@ -73,6 +74,16 @@ class FactStore:
         if known is None or (known.status is None and page.status is not None):
             self.pages[page.url] = page
         self.statuses.pop(page.url, None)
+
+    def _add_links(self, page: Page) -> None:
+        # Interned here, not where facts are read back (``read_facts``): one string a URL, shared
+        # with the pages', whichever way the facts arrive.
+        links = list(map(sys.intern, page.links))
+        if page.nofollow_links or self.nofollow_only:
+            nofollow = set(map(sys.intern, page.nofollow_links))
+            self.nofollow_only.difference_update(link for link in links if link not in nofollow)
+            self.nofollow_only.update(link for link in nofollow if link not in self.linked)
+        self.linked.update(links)
 
     def _add_status(self, status: TargetStatus) -> None:
         if status.url in self.pages:
