@@ -12,7 +12,9 @@ qualifies (an `x-default` entry page that redirects each visitor to a version st
 are dropped, with the reason. Each member's language is the value most pages of
 the cluster give it (one vote per page and value), ties going to its own self-reference; two members
 never share a value (the one with more votes keeps it, the other takes its next value or is dropped).
-The x-default is the URL most pages name so, and only where the site names one.
+The x-default is the URL most pages name so, and only where the site names one. A page HL207 finds
+(a translation no annotation names) joins the cluster of the member it translates, with the value its
+locale segment goes with.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..audit import AuditContext
+from ..audit.checks.coverage import unclustered_pages
 from ..audit.checks.language import content_mismatches, language_name
 from ..audit.core.context import MAX_CHAIN, cluster_id
 from ..audit.core.site_index import HreflangGraph
@@ -122,14 +125,29 @@ def cluster_fixes(context: AuditContext) -> list[ClusterFix]:
     """One fix per cluster of the intended graph, sorted by cluster id."""
     declared = intent(context)
     groups = declared.weakly_connected_components()
-    return sorted((_fix(context, declared, sorted(group)) for group in groups), key=lambda fix: fix.cluster)
+    joining = _translations_to_join(context)
+    return sorted(
+        (_fix(context, declared, sorted(group), joining) for group in groups), key=lambda fix: fix.cluster
+    )
+
+
+def _translations_to_join(context: AuditContext) -> dict[str, list[Member]]:
+    """HL207's pages, by the cluster member they translate: each joins that member's cluster."""
+    joining: dict[str, list[Member]] = defaultdict(list)
+    for url, translation in unclustered_pages(context).items():
+        if translation is not None:
+            value, member, _ = translation
+            joining[member].append(Member(url, value))
+    return joining
 
 
 def write_fixes_jsonl(path: str | os.PathLike[str], fixes: Iterable[ClusterFix]) -> None:
     write_atomically(path, "".join(json.dumps(fix.to_json()) + "\n" for fix in fixes))
 
 
-def _fix(context: AuditContext, declared: HreflangGraph, urls: list[str]) -> ClusterFix:
+def _fix(
+    context: AuditContext, declared: HreflangGraph, urls: list[str], joining: dict[str, list[Member]]
+) -> ClusterFix:
     resolved: dict[str, str | None] = {}
     dropped: dict[str, str] = {}
     replaced: list[Replaced] = []
@@ -167,6 +185,12 @@ def _fix(context: AuditContext, declared: HreflangGraph, urls: list[str]) -> Clu
 
     languages, conflicts = _languages(votes, own)
     members = [Member(url, value) for url, value in languages.items()]
+    taken = set(languages.values())
+    for url in urls:
+        for translation in joining.get(url, ()):
+            if translation.hreflang not in taken:  # HL207: the translation the cluster does not name
+                members.append(translation)
+                taken.add(translation.hreflang)
     x_votes = _ranked((url, counted[X_DEFAULT]) for url, counted in votes.items() if counted[X_DEFAULT])
     x_default = x_votes[0][0] if x_votes else None
     if x_default is not None:

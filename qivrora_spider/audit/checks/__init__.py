@@ -5,6 +5,7 @@ from . import (  # noqa: F401
     canonical,
     cluster_languages,
     clusters,
+    coverage,
     crawl,
     language,
     lastmod,
