@@ -144,6 +144,24 @@ class TargetStatus:
 
 
 @dataclass(slots=True)
+class LocaleProbe:
+    """A page requested a second time with an Accept-Language (``-a locale_probe=1``, HL801): what it
+    answered, to compare with the crawl's own request, which sends none."""
+
+    kind: ClassVar[str] = "probe"
+
+    url: str
+    accept_language: str  # the header sent: an hreflang value of the page's cluster
+    status: int | None = None
+    location: str | None = None  # normalised Location of a 3xx
+    error: str | None = None  # as Page.error: no answer to compare
+    annotations: list[Annotation] = field(default_factory=list)  # HTML and Link header
+    canonicals: list[Canonical] = field(default_factory=list)
+    main_text_language: str | None = None
+    vary: bool = False  # it answered `Vary: Accept-Language`
+
+
+@dataclass(slots=True)
 class RobotsTxt:
     kind: ClassVar[str] = "robots"
 
@@ -201,7 +219,7 @@ class CrawlInfo:
     limits_reached: list[str] = field(default_factory=list)
 
 
-FACT_TYPES: tuple[type, ...] = (Page, TargetStatus, RobotsTxt, SitemapFile, SitemapEntry, CrawlInfo)
+FACT_TYPES: tuple[type, ...] = (Page, TargetStatus, RobotsTxt, SitemapFile, SitemapEntry, CrawlInfo, LocaleProbe)
 _NESTED = {
     "annotations": Annotation,
     "ignored": IgnoredAnnotation,
@@ -280,7 +298,7 @@ def _fact_from(data: dict[str, Any]) -> Any:
         if unknown:
             raise FactsFormatError(f"unknown field(s) {unknown} for a {kind} fact") from None
         raise FactsFormatError(f"incomplete {kind} fact: {exc}") from None
-    if cls is Page or cls is TargetStatus:
+    if cls is Page or cls is TargetStatus or cls is LocaleProbe:
         _check_url(fact.url)  # URLs are node identities: a forged one must not reach the audit
     return fact
 
@@ -296,6 +314,7 @@ _REPEATED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (),
     ),
     "status": (("url", "location", "method", "error", "not_examined"), ()),
+    "probe": (("url", "accept_language", "location", "main_text_language"), ()),
     "entry": (("sitemap", "loc", "url", "lastmod"), ()),
     "sitemap": (("url", "parent", "via"), ("children",)),
     "robots": (("origin", "url"), ("sitemaps",)),

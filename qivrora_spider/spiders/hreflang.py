@@ -22,12 +22,22 @@ from twisted.python.failure import Failure
 from ..downloadermiddlewares.fetch_errors import RefusalRecorded, describe_failure
 from ..downloadermiddlewares.http_limits import allow_long_header_lines
 from ..downloadermiddlewares.interrupt import Interrupted
+from ..extract.locale_probe import probe_fact, probe_language
 from ..extract.page_facts import build_page, followable, resolve
 from ..extract.rendered import failed_rendering, with_rendering
 from ..extract.sitemap_facts import read_sitemap
 from ..extract.sitemap_parse import MAX_SITEMAP_BYTES, sniff_sitemap
 from ..extract.urls import origin
-from ..facts import INTERRUPTED, Annotation, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
+from ..facts import (
+    INTERRUPTED,
+    Annotation,
+    CrawlInfo,
+    LocaleProbe,
+    Page,
+    RobotsTxt,
+    SitemapFile,
+    TargetStatus,
+)
 from ..feeds.exporters import exports_facts
 from ..rendering import Rendering, RenderResult
 from ..signals import audit_items, crawl_interrupted, robots_recorded
@@ -390,7 +400,35 @@ class HreflangSpider(Spider):
             yield from self.document(page.location, depth=depth)
         if in_scope and page.status == 200:
             yield from self._links(page, depth)
+        if self.arguments.locale_probe and page.status == 200 and page.is_html:
+            yield from self._locale_probe(page)
         yield page
+
+    def _locale_probe(self, page: Page) -> Iterator[Request]:
+        """The page once more, with the Accept-Language of another value of its cluster (HL801): the
+        one URL requested twice in a crawl, counted against max_pages and in the stats."""
+        value = probe_language(page)
+        if value is None or not self._within_limit():
+            return
+        self.crawler.stats.inc_value("qivrora/locale_probe/requests")
+        yield Request(
+            page.url,
+            headers={"Accept-Language": value},
+            callback=self.parse_probe,
+            errback=self.probe_failed,
+            meta={"qivrora_url": page.url, "qivrora_probe": value},
+            dont_filter=True,  # the same URL again, on purpose
+        )
+
+    def parse_probe(self, response: Response) -> Iterator[LocaleProbe]:
+        def headers(name: str) -> list[str]:
+            return [v.decode("latin-1") for v in response.headers.getlist(name)]
+
+        answer = build_page(
+            url=response.meta["qivrora_url"], requested=response.url, status=response.status, headers=headers,
+            text=page_text(response, self.crawler.stats), in_scope=False, depth=0, fingerprint=False,
+        )
+        yield probe_fact(answer, response.meta["qivrora_probe"], ",".join(headers("Vary")))
 
     def _start_redirect(self, location: str, depth: int, *, from_start: bool) -> Iterator[Any]:
         """Where a start redirects, on any host: the crawl starts there, and its host joins the scope
@@ -460,6 +498,15 @@ class HreflangSpider(Spider):
             return
         error = describe_failure(failure)[0]
         yield TargetStatus(url=request.meta["qivrora_url"], method=request.method, error=error)
+
+    def probe_failed(self, failure: Failure) -> Iterator[Any]:
+        if failure.check(RefusalRecorded, Interrupted):
+            return
+        request = failure.request  # type: ignore[attr-defined]
+        yield LocaleProbe(
+            url=request.meta["qivrora_url"], accept_language=request.meta["qivrora_probe"],
+            error=describe_failure(failure)[0],
+        )
 
     def sitemap_failed(self, failure: Failure) -> Iterator[Any]:
         if failure.check(RefusalRecorded, Interrupted):

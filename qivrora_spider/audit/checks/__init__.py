@@ -8,6 +8,7 @@ from . import (  # noqa: F401
     coverage,
     crawl,
     language,
+    locale_adaptive,
     lastmod,
     markup,
     pages,

@@ -12,6 +12,7 @@ from typing import Any, Iterable
 
 from ...facts import (
     CrawlInfo,
+    LocaleProbe,
     Page,
     RobotsTxt,
     SitemapEntry,
@@ -34,6 +35,7 @@ class FactStore:
         #: of every link).
         self.nofollow_only: set[str] = set()
         self.crawls: list[CrawlInfo] = []
+        self.probes: dict[str, LocaleProbe] = {}
         self._entry_keys: set[tuple[str, str, int | None, int]] = set()
 
     def add(self, fact: Any) -> None:
@@ -53,6 +55,10 @@ class FactStore:
                 self.sitemaps[fact.url] = fact
         elif isinstance(fact, RobotsTxt):
             self.robots.setdefault(fact.origin, fact)
+        elif isinstance(fact, LocaleProbe):
+            known = self.probes.get(fact.url)
+            if known is None or (known.status is None and fact.status is not None):
+                self.probes[fact.url] = fact
         elif isinstance(fact, CrawlInfo):
             if fact not in self.crawls:  # one crawl's facts read twice, or a worker's own as stored
                 self.crawls.append(fact)
