@@ -65,14 +65,21 @@ Decide which language the URL serves and write that value for it on every page o
     per_cluster=True,
 )
 def disputed_language(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
-    voices: dict[str, dict[str, frozenset[str]]] = defaultdict(dict)  # url -> page -> values it gives
-    for page, declared in graph.listers.items():
+    # Nearly every URL is given one value set by all: the graph shares the sets, so an identity test
+    # finds the few URLs that are given several, and only those are compared voice by voice.
+    first: dict[str, frozenset[str]] = {}
+    several = set()
+    for declared in graph.listers.values():
         for url, values in declared.items():
-            languages = values - {X_DEFAULT}
-            if languages:
-                voices[url][page] = languages
-    for url in sorted(voices):
-        said = voices[url]
+            known = first.setdefault(url, values)
+            if known is not values and known != values:
+                several.add(url)
+    for url in sorted(several):
+        said = {
+            page: languages
+            for page, declared in graph.listers.items()
+            if url in declared and (languages := declared[url] - {X_DEFAULT})
+        }
         if len(said) < 2 or not may_stand(ctx, url):
             continue
         disputes = [
@@ -124,7 +131,7 @@ fine), or add an `x-default`.
     per_cluster=True,
 )
 def regional_without_generic(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
-    values = {value for url in graph for given in ctx.declared(url).values() for value in given}
+    values = frozenset().union(*{given for url in graph for given in ctx.declared(url).values()})
     if X_DEFAULT in values:
         return
     regions: dict[tuple[str, str | None], set[str]] = defaultdict(set)
@@ -138,13 +145,13 @@ def regional_without_generic(ctx: AuditContext, graph: ClusterGraph) -> Iterator
             generic.add((language, script))
         else:
             regions[(language, script)].add(value)
-    pages = sorted(url for url in graph if ctx.status(url) == 200) or sorted(graph)
     for (language, script), regional in sorted(regions.items(), key=lambda item: (item[0][0], item[0][1] or "")):
         if len(regional) < 2 or (language, None) in generic or (language, script) in generic:
             continue
         missing = f"{language}-{script}" if script else language
+        first = min((url for url in graph if ctx.status(url) == 200), default=min(graph))
         yield Hit(
-            pages[0],
+            first,
             f"The cluster annotates {name_list(sorted(regional))} but neither {code(missing)} nor `x-default`: "
             f"readers of {code(missing)} in other regions are matched to none; annotate one version as "
             f"{code(missing)} too, or add an `x-default`.",

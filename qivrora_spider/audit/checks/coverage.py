@@ -33,22 +33,21 @@ def _outside_clusters(ctx: AuditContext, url: str, page: Page) -> bool:
 def unclustered_pages(ctx: AuditContext) -> dict[str, tuple[str, str, str] | None]:
     """Each page outside every cluster on an origin where clusters exist -> (its value, the member it
     translates, that member's cluster) where HL207 applies, else None (HL208)."""
+    candidates = [url for url, page in ctx.pages.items() if _outside_clusters(ctx, url, page)]
+    if not candidates:
+        return {}  # most sites annotate every page: no segments to learn for them
     with_clusters = {
         normalised_origin(url)
         for url, page in ctx.pages.items()
-        if page.is_html and page.status == 200 and url in ctx.graph and ctx.graph.out_degree(url)
+        if page.is_html and page.status == 200 and ctx.graph.out_degree(url)
     }
-    if not with_clusters:
-        return {}
+    outside = sorted(url for url in candidates if normalised_origin(url) in with_clusters)
     segments = locale_segments(ctx)
-    values = member_values(ctx)
     taken: dict[str, set[str]] = {}  # cluster -> the values its members carry
-    for url, value in values.items():
+    for url, value in member_values(ctx).items():
         taken.setdefault(ctx.cluster_of[url], set()).add(value)
     found: dict[str, tuple[str, str, str] | None] = {}
-    for url, page in sorted(ctx.pages.items()):
-        if normalised_origin(url) not in with_clusters or not _outside_clusters(ctx, url, page):
-            continue
+    for url in outside:
         found[url] = None
         segment, rest = segments.locate(url)
         if segment is None:

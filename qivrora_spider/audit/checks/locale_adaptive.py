@@ -72,6 +72,8 @@ suggesting the visitor's language is fine, a redirect or other content is not.
 """,
 )
 def locale_adaptive_page(ctx: AuditContext) -> Iterator[Hit]:
+    if not ctx.store.probes:
+        return
     x_defaults = {url for declared in ctx.graph.succ.values() for url, values in declared.items() if X_DEFAULT in values}
     for url, probe in sorted(ctx.store.probes.items()):
         page = ctx.page(url)

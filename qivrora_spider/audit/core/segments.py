@@ -111,6 +111,7 @@ def _learned(
     return found
 
 
+@per_audit
 def member_values(ctx: AuditContext) -> dict[str, str]:
     """Each cluster member the site gives one value (x-default aside): URL -> that canonical value."""
     given: dict[str, set[str]] = defaultdict(set)
