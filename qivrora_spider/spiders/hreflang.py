@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Iterator
 
 from scrapy import Request, Spider, signals
 from scrapy.exceptions import StopDownload
@@ -105,6 +105,15 @@ class Memory:
     left_out: int = 0
     #: Hosts where a start's redirects ended (http://example.com/ -> https://www.example.com/): in scope.
     start_hosts: list[str] = field(default_factory=list)
+
+
+def header_values(response: Response) -> Callable[[str], list[str]]:
+    """The values of a response header by name, as the page builder reads them."""
+
+    def headers(name: str) -> list[str]:
+        return [value.decode("latin-1") for value in response.headers.getlist(name)]
+
+    return headers
 
 
 class HreflangSpider(Spider):
@@ -369,9 +378,7 @@ class HreflangSpider(Spider):
         in_scope: bool = response.meta["qivrora_in_scope"]
         text = page_text(response, self.crawler.stats)  # the first 15 MB, as Google reads them
 
-        def headers(name: str) -> list[str]:
-            return [v.decode("latin-1") for v in response.headers.getlist(name)]
-
+        headers = header_values(response)
         page = build_page(
             url=response.meta["qivrora_url"],
             requested=response.url,
@@ -421,9 +428,7 @@ class HreflangSpider(Spider):
         )
 
     def parse_probe(self, response: Response) -> Iterator[LocaleProbe]:
-        def headers(name: str) -> list[str]:
-            return [v.decode("latin-1") for v in response.headers.getlist(name)]
-
+        headers = header_values(response)
         answer = build_page(
             url=response.meta["qivrora_url"], requested=response.url, status=response.status, headers=headers,
             text=page_text(response, self.crawler.stats), in_scope=False, depth=0, fingerprint=False,
