@@ -94,6 +94,8 @@ class Page:
     rendered: bool = False
     render_error: str | None = None  # why rendering failed (HL703): the served HTML's facts stand
     served_only: list[Annotation] = field(default_factory=list)  # served annotations rendering removed or changed
+    #: The links above that only `rel="nofollow"` anchors name (SM014 does not count them).
+    nofollow_links: list[str] = field(default_factory=list)
 
 
 #: The one status whose body is a page: what it says is judged and joins the graph.
@@ -140,6 +142,24 @@ class TargetStatus:
     error: str | None = None  # as Page.error
     #: "robots", "max_pages", "cluster", "max_depth", "excluded", "private", INTERRUPTED
     not_examined: str | None = None
+
+
+@dataclass(slots=True)
+class LocaleProbe:
+    """A page requested a second time with an Accept-Language (``-a locale_probe=1``, HL801): what it
+    answered, to compare with the crawl's own request, which sends none."""
+
+    kind: ClassVar[str] = "probe"
+
+    url: str
+    accept_language: str  # the header sent: an hreflang value of the page's cluster
+    status: int | None = None
+    location: str | None = None  # normalised Location of a 3xx
+    error: str | None = None  # as Page.error: no answer to compare
+    annotations: list[Annotation] = field(default_factory=list)  # HTML and Link header
+    canonicals: list[Canonical] = field(default_factory=list)
+    main_text_language: str | None = None
+    vary: bool = False  # it answered `Vary: Accept-Language`
 
 
 @dataclass(slots=True)
@@ -200,7 +220,7 @@ class CrawlInfo:
     limits_reached: list[str] = field(default_factory=list)
 
 
-FACT_TYPES: tuple[type, ...] = (Page, TargetStatus, RobotsTxt, SitemapFile, SitemapEntry, CrawlInfo)
+FACT_TYPES: tuple[type, ...] = (Page, TargetStatus, RobotsTxt, SitemapFile, SitemapEntry, CrawlInfo, LocaleProbe)
 _NESTED = {
     "annotations": Annotation,
     "ignored": IgnoredAnnotation,
@@ -240,6 +260,9 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 _PAGE_VALUES = operator.attrgetter(*_field_names(Page))
 _LINKS_AT = _field_names(Page).index("links")
+_NOFOLLOW_AT = _field_names(Page).index("nofollow_links")
+#: What a page kept by the audit holds for its nofollow links: one list for all, never written to.
+_NO_NOFOLLOW: list[str] = []
 
 
 def without_links(page: Page) -> Page:
@@ -248,6 +271,7 @@ def without_links(page: Page) -> Page:
     times more for every page kept (bench/RESULTS.md)."""
     values = list(_PAGE_VALUES(page))
     values[_LINKS_AT] = []
+    values[_NOFOLLOW_AT] = _NO_NOFOLLOW
     return Page(*values)
 
 
@@ -277,7 +301,7 @@ def _fact_from(data: dict[str, Any]) -> Any:
         if unknown:
             raise FactsFormatError(f"unknown field(s) {unknown} for a {kind} fact") from None
         raise FactsFormatError(f"incomplete {kind} fact: {exc}") from None
-    if cls is Page or cls is TargetStatus:
+    if cls is Page or cls is TargetStatus or cls is LocaleProbe:
         _check_url(fact.url)  # URLs are node identities: a forged one must not reach the audit
     return fact
 
@@ -293,6 +317,7 @@ _REPEATED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (),
     ),
     "status": (("url", "location", "method", "error", "not_examined"), ()),
+    "probe": (("url", "accept_language", "location", "main_text_language"), ()),
     "entry": (("sitemap", "loc", "url", "lastmod"), ()),
     "sitemap": (("url", "parent", "via"), ("children",)),
     "robots": (("origin", "url"), ("sitemaps",)),

@@ -17,6 +17,7 @@ from qivrora_spider.facts import (
     CrawlInfo,
     FactsFormatError,
     IgnoredAnnotation,
+    LocaleProbe,
     Page,
     RobotsTxt,
     SitemapEntry,
@@ -63,6 +64,7 @@ EVERY_KIND = (
         rendered=True,
         render_error="the browser's navigation failed",
         served_only=[Annotation("html", "en", "/en", "https://a.example/en", line=8)],
+        nofollow_links=["https://a.example/"],
     ),
     TargetStatus(
         url="https://a.example/en", method="HEAD", status=301, location="https://a.example/en/", error="dns",
@@ -93,6 +95,11 @@ EVERY_KIND = (
     CrawlInfo(
         started="2026-01-01T00:00:00+00:00", start_urls=["https://a.example/"], scope=["https://a.example"],
         limits_reached=["max_pages"],
+    ),
+    LocaleProbe(
+        url="https://a.example/en", accept_language="fr", status=302, location="https://a.example/fr/",
+        error="reset", annotations=[Annotation("header", "fr", "https://a.example/fr/", "https://a.example/fr/")],
+        canonicals=[Canonical("html", "/fr/", "https://a.example/fr/")], main_text_language="fr", vary=True,
     ),
 )
 
@@ -150,11 +157,12 @@ def test_what_json_dumps_writes_and_strict_json_has_not_still_reads():
 
 
 def test_strings_repeated_across_facts_are_read_back_shared():
-    page, _, robots, _, entry, _ = read_facts([json.dumps(fact_to_dict(fact)) for fact in EVERY_KIND])
+    page, _, robots, _, entry, _, probe = read_facts([json.dumps(fact_to_dict(fact)) for fact in EVERY_KIND])
     assert page.url is page.annotations[0].url is entry.url is entry.annotations[0].url
     assert robots.sitemaps[0] is entry.sitemap is entry.annotations[0].sitemap is entry.ignored[0].sitemap
     assert page.annotations[0].source is page.served_only[0].source is page.ignored[0].source
     assert page.html_lang is page.main_text_language
+    assert probe.annotations[0].source is page.annotations[1].source
 
 
 def test_a_pages_links_share_its_strings_once_the_audits_store_folds_them():

@@ -166,7 +166,8 @@ def test_a_stopped_server_between_two_crawls_resolves_nothing(tmp_path):
         assert first.returncode == 0, first.stderr[-2000:]
     before = rows(tmp_path / "findings.csv")
     resolved = (tmp_path / "resolved.csv").read_bytes()
-    assert {r["check"] for r in before} == {"HL201", "HL109"} and {r["change"] for r in before} == {"new"}
+    # The home page links the clusters and is in none (HL208).
+    assert {r["check"] for r in before} == {"HL201", "HL109", "HL208"} and {r["change"] for r in before} == {"new"}
 
     second = qivrora("audit", start, "-o", "findings.csv", *FAST, *state, cwd=tmp_path)
     assert second.returncode == NOT_AUDITED, second.stderr[-2000:]
@@ -289,8 +290,9 @@ def test_without_an_output_the_last_line_says_how_to_keep_the_findings(site, tmp
     unreturned_site(site, pages=2)
     run = qivrora("audit", site.url("/"), *FAST, "-s", "QIVRORA_STATE=", cwd=tmp_path)
     assert run.returncode == 0, run.stderr[-2000:]
-    # Two pages without a return link (HL201), two clusters without x-default (HL109).
-    assert run.stderr.rstrip().splitlines()[-1] == "qivrora: 4 findings, not written: add -o findings.csv"
+    # Two pages without a return link (HL201), two clusters without x-default (HL109), the home page in
+    # no cluster (HL208).
+    assert run.stderr.rstrip().splitlines()[-1] == "qivrora: 5 findings, not written: add -o findings.csv"
     with_facts_only = qivrora("audit", site.url("/"), "-o", "facts.jsonl:facts", *FAST, "-s", "QIVRORA_STATE=", cwd=tmp_path)
     assert with_facts_only.stderr.rstrip().splitlines()[-1].endswith("not written: add -o findings.csv")
     assert all(json.loads(line)["fact"] for line in (tmp_path / "facts.jsonl").open())

@@ -341,6 +341,14 @@ def test_links_as_written_deduplicated_in_order() -> None:
     assert extract_html(doc).links == ["/b", "https://other.example/x.pdf", "/map-target", "?page=2#x"]
 
 
+def test_links_only_nofollow_anchors_name_are_told_apart() -> None:
+    doc = """<body><a href="/login" rel="nofollow">in</a> <a href="/x" rel="Noopener NOFOLLOW">x</a>
+        <a href="/x">x again, followed</a> <a href="/y" rel="noopener">y</a>"""
+    facts = extract_html(doc)
+    assert facts.links == ["/login", "/x", "/y"]
+    assert facts.nofollow_links == ["/login"]
+
+
 def test_links_inside_template_are_not_links() -> None:
     assert extract_html('<template><a href="/t">t</a></template><a href="/b">').links == ["/b"]
 

@@ -47,7 +47,9 @@ PINNED: dict[str, dict[str, int]] = {
     # x-default on all 6 pages (HL601); no robots.txt names it (SM006).
     "starlight": {"HL203": 1, "HL503": 1, "HL601": 6, "SM006": 1},
     # locale_links leaves out the current page: no page names itself (4), no x-default (2 clusters).
-    "eleventy": {"HL108": 4, "HL109": 2, "SM006": 1},
+    # The language chooser at / (the x-default it should be) and /en/news/, English only, are in no
+    # cluster (HL208).
+    "eleventy": {"HL108": 4, "HL109": 2, "HL208": 2, "SM006": 1},
     # Material writes the alternates relative (`./`, `../../fr/...`, `/fr/`): 2 a page on 6 pages;
     # the sitemap's absolute ones stand alone, without x-default (3 clusters); one page is English.
     "mkdocs-material": {"HL101": 12, "HL109": 3, "HL503": 1, "SM006": 1},
@@ -55,7 +57,8 @@ PINNED: dict[str, dict[str, int]] = {
     # (10 pages, 10 sitemap entries); search.html is noindex yet listed and annotated; fr/api is English.
     # Hugo's internal sitemap template writes the hreflang (HTML has none), without x-default (6
     # clusters); /en/sitemap.xml lists the English pages, which live at the root, above its folder.
-    "hugo": {"HL109": 6, "SM005": 7, "SM006": 1},
+    # /posts/second/ has no French version and no annotation (HL208).
+    "hugo": {"HL109": 6, "HL208": 1, "SM005": 7, "SM006": 1},
     "sphinx": {"HL109": 5, "HL301": 10, "HL302": 10, "HL406": 4, "HL503": 1, "SM012": 10},
 }
 

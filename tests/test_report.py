@@ -129,6 +129,23 @@ def test_summary_counts_every_severity_and_check_and_links_each_check_to_its_doc
     assert {"HL201", "HL401", "HL402"} <= {f.check for f in findings}
 
 
+def test_coverage_table_counts_pages_and_cluster_members_per_locale_segment():
+    facts = [c for n in "abc" for c in cluster({"en": f"{E}/en/{n}/", "de": f"{E}/de/{n}/"})]
+    facts += [page(f"{E}/en/blog/"), page(f"{E}/en/news/"), page(f"{E}/about"), page(f"{E}/de/gone/", status=404)]
+    root = parse(report_of(facts))
+    rows = [[text(cell) for cell in row] for row in by_id(root, "coverage").iter("tr")][1:]
+    assert rows == [
+        [f"{E}/de/", "de", "3", "3", "100 %"],
+        [f"{E}/en/", "en", "5", "3", "60 %"],
+        ["in no segment", "", "1", "0", "0 %"],
+    ]
+
+
+def test_no_coverage_table_without_segments():
+    root = parse(report_of(cluster({"en": f"{E}/en/", "de": f"{E}/de/"})))
+    assert [e for e in root.iter() if e.get("id") == "coverage"] == []
+
+
 def test_matrix_cell_says_annotated_returned_and_status():
     context, findings = audited(broken_site())
     root = parse(render_report(context, findings))

@@ -832,6 +832,14 @@ ANSWER_KEY: tuple[PlantedDefect, ...] = (
     # SM0xx: sitemaps
     D("SM002", GIFT_CARDS, None, "", "The new Gift cards page is linked from the menu but in no sitemap."),
     D(
+        "HL208",
+        GIFT_CARDS,
+        None,
+        "",
+        "The same page exists in English only: indexable and in no cluster, on a host whose other pages are "
+        "(a notice: true, and nothing to do until it is translated).",
+    ),
+    D(
         "SM008",
         SITEMAP_CAMPAIGNS,
         TRAIL_WEEK.ref("en"),

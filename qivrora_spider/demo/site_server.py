@@ -27,6 +27,9 @@ class Route:
     delay: float = 0.0  # seconds before answering (a slow server)
     reset: bool = False  # drop the connection without answering (TCP reset)
     chunked: bool = False  # the body in one chunk, no Content-Length (as a dynamic server sends it)
+    #: What a locale-adaptive server answers a visitor whose Accept-Language starts with one of these
+    #: languages instead (`fr-CA,fr;q=0.9` -> "fr"); without the header, this route.
+    by_language: dict[str, Route] = field(default_factory=dict)
 
     def payload(self) -> bytes:
         return self.body.encode("utf-8") if isinstance(self.body, str) else self.body
@@ -43,6 +46,8 @@ class SiteServer:
         #: What every missing path answers; a static host's ``404.html`` when a test sets one.
         self.not_found: Route = NOT_FOUND
         self.log: list[tuple[str, str]] = []
+        #: The Accept-Language of each request, in order: (path, header or None).
+        self.accept_language: list[tuple[str, str | None]] = []
         #: Answers wait while it is clear (at most a minute): a test holds a crawl until all its workers
         #: are in it.
         self.gate = threading.Event()
@@ -117,9 +122,14 @@ class SiteServer:
             protocol_version = "HTTP/1.1"
 
             def _answer(self, with_body: bool) -> None:
+                language = self.headers.get("Accept-Language")
                 with server._lock:
                     server.log.append((self.command, self.path))
+                    server.accept_language.append((self.path, language))
                 route = server.routes.get(self.path, server.not_found)
+                if language and route.by_language:
+                    wanted = language.split(",")[0].split(";")[0].strip().split("-")[0].lower()
+                    route = route.by_language.get(wanted, route)
                 server.gate.wait(timeout=60)
                 if route.delay:
                     time.sleep(route.delay)

@@ -39,6 +39,8 @@ class BudgetMiddleware:
         url = request.meta["qivrora_url"]
         if verdict == "wait":
             raise RefusalRecorded(f"waits for the clusters of the pages being read: {url}")
+        if verdict == "skip":
+            raise RefusalRecorded(f"past -a max_pages, not probed again: {url}")
         fact = spider.left_out(url)  # type: ignore[union-attr]
         await self.crawler.engine.scraper.start_itemproc_async(fact, response=None)
         raise RefusalRecorded(f"past -a max_pages: {url}")

@@ -21,6 +21,7 @@ __all__ = [
     "check_hreflang",
     "parse_language_tag",
     "primary_language",
+    "subtags",
 ]
 
 
@@ -312,6 +313,23 @@ def primary_language(value: str) -> str | None:
     if canonical is None or canonical == "x-default":
         return None
     return _current_language(canonical.partition("-")[0])
+
+
+@lru_cache(maxsize=4096)
+def subtags(value: str) -> tuple[str, str | None, str | None] | None:
+    """(language, script, region) of an accepted hreflang value (`zh-Hant-TW` -> `zh`, `Hant`, `TW`);
+    None for x-default. Whether two values name one language (HL209) or one is the generic of others
+    (HL210) turns on the script as well: `zh-Hant` and `zh-Hans` are read by different people."""
+    language = primary_language(value)
+    if language is None:
+        return None
+    script = region = None
+    for part in canonical_hreflang(value).split("-")[1:]:  # type: ignore[union-attr]
+        if len(part) == 4:
+            script = part
+        else:
+            region = part
+    return language, script, region
 
 
 @lru_cache(maxsize=4096)

@@ -12,7 +12,7 @@ pass gathers the page's main text, whose language HL503 compares with the declar
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..compat.html_parser import HtmlTokenizer
 from .fingerprint import CONTENT_ATTRS, TextParts, is_secret_field, text_fingerprint
@@ -71,6 +71,8 @@ class HtmlFacts:
     fingerprint: str | None
     #: The page's own content, at most ``MAIN_TEXT_LIMIT`` characters (``MainText``); "" where not asked.
     main_text: str = ""
+    #: The hrefs of ``links`` that only `rel="nofollow"` anchors name: no link for SM014.
+    nofollow_links: list[str] = field(default_factory=list)
 
 
 def extract_html(text: str, *, fingerprint: bool = True, main_text: bool = True) -> HtmlFacts:
@@ -186,6 +188,7 @@ class _Extractor(HtmlTokenizer):
         self._noindex = False
         self._meta_robots: str | None = None
         self._links: dict[str, None] = {}
+        self._followed: set[str] = set()  # hrefs of anchors without rel="nofollow"
         self._base_href: str | None = None
         self._sitemaps: list[str] = []
         self._text = TextParts() if fingerprint else None
@@ -202,6 +205,7 @@ class _Extractor(HtmlTokenizer):
             noindex=self._noindex,
             meta_robots=self._meta_robots,
             links=list(self._links),
+            nofollow_links=[href for href in self._links if href not in self._followed],
             base_href=self._base_href,
             fingerprint=text_fingerprint(self._text.parts()) if self._text is not None else None,
             main_text=self._main.text() if self._main is not None else "",
@@ -264,7 +268,7 @@ class _Extractor(HtmlTokenizer):
         if inert is not None:
             return
         if tag in ("a", "area"):
-            self._anchor(_first(attrs, "href"))
+            self._anchor(_first(attrs, "href"), _first(attrs, "rel"))
         elif tag == "meta":
             self._meta(_attr_map(attrs))
         elif tag == "html" and self._html_lang is None:
@@ -356,13 +360,15 @@ class _Extractor(HtmlTokenizer):
             element.in_head = in_head
             self._ignored.append(element)
 
-    def _anchor(self, href: str | None) -> None:
+    def _anchor(self, href: str | None, rel: str | None) -> None:
         if href is None:
             return
         probe = href.strip().lower()
         # Empty and fragment-only references point at the page itself.
         if probe and not probe.startswith("#") and not probe.startswith(_NOT_DOCUMENTS):
             self._links[href] = None
+            if rel is None or "nofollow" not in rel.lower().split():
+                self._followed.add(href)
 
     def _meta(self, attrs: dict[str, str]) -> None:
         content = attrs.get("content")

@@ -165,6 +165,10 @@ def build_page(
     page.links = [link for link in dict.fromkeys(resolve(h, base) for h in html.links) if link is not None]
     if sitemaps is not None:
         sitemaps += [url for url in dict.fromkeys(resolve(h, base) for h in html.sitemaps) if url is not None]
+    if html.nofollow_links:
+        nofollow = set(html.nofollow_links)
+        followed = {resolve(h, base) for h in html.links if h not in nofollow}
+        page.nofollow_links = [link for link in page.links if link not in followed]
     return page
 
 

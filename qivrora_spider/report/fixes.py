@@ -8,10 +8,13 @@ audit's cluster, unless an ignored annotation joins two of them.
 
 Members are the URLs that answer 200 and are self-canonical and indexable: an annotated URL that
 redirects, or names another URL as its canonical, is replaced by the URL it leads to when that one
-qualifies; others are dropped, with the reason. Each member's language is the value most pages of
+qualifies (an `x-default` entry page that redirects each visitor to a version stays: HL408); others
+are dropped, with the reason. Each member's language is the value most pages of
 the cluster give it (one vote per page and value), ties going to its own self-reference; two members
 never share a value (the one with more votes keeps it, the other takes its next value or is dropped).
-The x-default is the URL most pages name so, and only where the site names one.
+The x-default is the URL most pages name so, and only where the site names one. A page HL207 finds
+(a translation no annotation names) joins the cluster of the member it translates, with the value its
+locale segment goes with.
 """
 
 from __future__ import annotations
@@ -23,9 +26,11 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from ..audit import AuditContext
+from ..audit.checks.coverage import unclustered_pages
 from ..audit.checks.language import content_mismatches, language_name
 from ..audit.core.context import MAX_CHAIN, cluster_id
 from ..audit.core.site_index import HreflangGraph
+from ..audit.core.statuses import redirects_by_visitor
 from ..audit.core.wording import answers
 from ..extract.hreflang_values import canonical_hreflang, check_hreflang
 from .files import write_atomically
@@ -120,19 +125,36 @@ def cluster_fixes(context: AuditContext) -> list[ClusterFix]:
     """One fix per cluster of the intended graph, sorted by cluster id."""
     declared = intent(context)
     groups = declared.weakly_connected_components()
-    return sorted((_fix(context, declared, sorted(group)) for group in groups), key=lambda fix: fix.cluster)
+    joining = _translations_to_join(context)
+    return sorted(
+        (_fix(context, declared, sorted(group), joining) for group in groups), key=lambda fix: fix.cluster
+    )
+
+
+def _translations_to_join(context: AuditContext) -> dict[str, list[Member]]:
+    """HL207's pages, by the cluster member they translate: each joins that member's cluster."""
+    joining: dict[str, list[Member]] = defaultdict(list)
+    for url, translation in unclustered_pages(context).items():
+        if translation is not None:
+            value, member, _ = translation
+            joining[member].append(Member(url, value))
+    return joining
 
 
 def write_fixes_jsonl(path: str | os.PathLike[str], fixes: Iterable[ClusterFix]) -> None:
     write_atomically(path, "".join(json.dumps(fix.to_json()) + "\n" for fix in fixes))
 
 
-def _fix(context: AuditContext, declared: HreflangGraph, urls: list[str]) -> ClusterFix:
+def _fix(
+    context: AuditContext, declared: HreflangGraph, urls: list[str], joining: dict[str, list[Member]]
+) -> ClusterFix:
     resolved: dict[str, str | None] = {}
     dropped: dict[str, str] = {}
     replaced: list[Replaced] = []
     for url in urls:
         final, story = _resolve(context, url)
+        if final != url and _adaptive_x_default(context, declared, urls, url):
+            final, story = url, ""  # HL408: the entry page that chooses a version stays the x-default
         resolved[url] = final
         if final is None:
             dropped[url] = story
@@ -163,6 +185,12 @@ def _fix(context: AuditContext, declared: HreflangGraph, urls: list[str]) -> Clu
 
     languages, conflicts = _languages(votes, own)
     members = [Member(url, value) for url, value in languages.items()]
+    taken = set(languages.values())
+    for url in urls:
+        for translation in joining.get(url, ()):
+            if translation.hreflang not in taken:  # HL207: the translation the cluster does not name
+                members.append(translation)
+                taken.add(translation.hreflang)
     x_votes = _ranked((url, counted[X_DEFAULT]) for url, counted in votes.items() if counted[X_DEFAULT])
     x_default = x_votes[0][0] if x_votes else None
     if x_default is not None:
@@ -185,6 +213,12 @@ def _fix(context: AuditContext, declared: HreflangGraph, urls: list[str]) -> Clu
         sitemap_xml=ENV.get_template("fix_sitemap.xml.j2").render(pages=pages, members=members),
         annotated=tuple(urls),
     )
+
+
+def _adaptive_x_default(context: AuditContext, declared: HreflangGraph, urls: list[str], url: str) -> bool:
+    """Is `url` named only as `x-default` and an entry page that redirects each visitor to a version?"""
+    given = {value for page in urls for value in declared.declared(page).get(url, ())}
+    return given == {X_DEFAULT} and redirects_by_visitor(context, url)
 
 
 def _languages(

@@ -16,6 +16,7 @@ from typing import Sequence
 
 from ..audit import CHECKS, AuditContext, Check
 from ..audit.checks.language import CONFIDENT, content_mismatches, language_name
+from ..audit.core.segments import locale_segments, segment_coverage
 from ..extract.text_language import MIN_LETTERS
 from ..findings import SEVERITY_RANK, Finding
 from .fixes import ClusterFix, cluster_fixes
@@ -132,6 +133,8 @@ def render_report(
         cluster_count=len(ranked),
         clusters_with_errors=sum(1 for cid in ranked if counts[cid, "error"]),
         text_counts=_text_counts(context),
+        # Only where segments were learned: a table of one "in no segment" row says nothing.
+        coverage=segment_coverage(context) if locale_segments(context) else [],
         unclustered=unclustered[:MAX_CLUSTERS],
         unclustered_count=len(unclustered),
         kinds=KINDS,

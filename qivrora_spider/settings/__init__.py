@@ -64,6 +64,10 @@ METAREFRESH_ENABLED = False
 # Every status is a fact the audit needs.
 HTTPERROR_ALLOW_ALL = True
 COOKIES_ENABLED = False
+# Googlebot sends no Accept-Language, so neither does the crawl (Scrapy's default sends `en`): a
+# locale-adaptive site shows it what search engines see. The opt-in probe (-a locale_probe=1, HL801)
+# sends one on purpose.
+DEFAULT_REQUEST_HEADERS = {"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}
 
 # robots.txt is obeyed by Qivrora's own middleware, which also records it as a fact.
 ROBOTSTXT_OBEY = False

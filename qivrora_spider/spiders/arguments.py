@@ -27,13 +27,18 @@ class CrawlArguments:
     live: bool = False  # with `site`: URLs outside `base` go to the network
     pretty_urls: bool = True  # with `site`: /page serves page.html
     render: bool = False  # HTML pages also go through a headless browser (qivrora_spider.rendering)
+    #: Each HTML page that carries annotations is requested once more with the Accept-Language of
+    #: another value of its cluster (HL801).
+    locale_probe: bool = False
 
     @property
     def list_mode(self) -> bool:
         return bool(self.urls)
 
 
-KNOWN = ("start", "urls", "max_pages", "max_depth", "hosts", "site", "base", "live", "pretty", "render")
+KNOWN = (
+    "start", "urls", "max_pages", "max_depth", "hosts", "site", "base", "live", "pretty", "render", "locale_probe"
+)
 #: What Scrapyd adds to every job's arguments (the job id, the egg version): accepted, not used.
 SCRAPYD = ("_job", "_version")
 
@@ -138,7 +143,17 @@ def parse_arguments(raw: Mapping[str, object]) -> CrawlArguments:
         live=_flag("live", raw.get("live"), False),
         pretty_urls=_flag("pretty", raw.get("pretty"), True),
         render=_render(raw.get("render"), site),
+        locale_probe=_locale_probe(raw.get("locale_probe"), site),
     )
+
+
+def _locale_probe(raw: object, site: Path | None) -> bool:
+    probe = _flag("locale_probe", raw, False)
+    if probe and site is not None:
+        raise ArgumentError(
+            "locale_probe: not available with -a site= (a build folder answers every visitor alike)"
+        )
+    return probe
 
 
 def _render(raw: object, site: Path | None) -> bool:

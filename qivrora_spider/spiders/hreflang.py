@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, AsyncIterator, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Iterator
 
 from scrapy import Request, Spider, signals
 from scrapy.exceptions import StopDownload
@@ -27,12 +27,22 @@ from twisted.python.failure import Failure
 from ..downloadermiddlewares.fetch_errors import RefusalRecorded, describe_failure
 from ..downloadermiddlewares.http_limits import allow_long_header_lines
 from ..downloadermiddlewares.interrupt import Interrupted
+from ..extract.locale_probe import probe_fact, probe_language
 from ..extract.page_facts import build_page, followable, resolve
 from ..extract.rendered import failed_rendering, with_rendering
 from ..extract.sitemap_facts import read_sitemap
 from ..extract.sitemap_parse import MAX_SITEMAP_BYTES, sniff_sitemap
 from ..extract.urls import origin
-from ..facts import INTERRUPTED, CrawlInfo, Page, RobotsTxt, SitemapFile, TargetStatus
+from ..facts import (
+    INTERRUPTED,
+    Annotation,
+    CrawlInfo,
+    LocaleProbe,
+    Page,
+    RobotsTxt,
+    SitemapFile,
+    TargetStatus,
+)
 from ..feeds.exporters import exports_facts
 from ..rendering import Rendering, RenderResult
 from ..signals import audit_items, crawl_interrupted, crawl_settling, robots_recorded
@@ -130,6 +140,15 @@ class Memory:
     probed: set[str] = field(default_factory=set)
 
 
+def header_values(response: Response) -> Callable[[str], list[str]]:
+    """The values of a response header by name, as the page builder reads them."""
+
+    def headers(name: str) -> list[str]:
+        return [value.decode("latin-1") for value in response.headers.getlist(name)]
+
+    return headers
+
+
 class HreflangSpider(Spider):
     name = "hreflang"
 
@@ -209,7 +228,7 @@ class HreflangSpider(Spider):
 
     def admit(self, request: Request) -> str:
         """Count a request against max_pages as it leaves the queue: "go"; "out" (counting nothing)
-        once the budget is spent; "wait" for a page whose cluster would not fit beside those of the
+        once the budget is spent, "skip" for a locale probe then; "wait" for a page whose cluster would not fit beside those of the
         pages being read, asked for again when the crawl settles (``waiting``). A reserved request
         (a member of a cluster that fit) always goes."""
         budget = request.meta.get("qivrora_budget")
@@ -224,7 +243,8 @@ class HreflangSpider(Spider):
             if limit is not None and self.memory.requests + self.memory.reserved >= limit:
                 self._limit_reached("max_pages")
                 self.memory.queued.discard(url)
-                return "out"
+                # A probe's page was examined already: past the budget it is just not probed.
+                return "skip" if budget == "probe" else "out"
             if budget == "page" and limit is not None and self.memory.reading and self._left() < self._expected():
                 self.memory.waiting.append((url, request.meta["qivrora_depth"]))
                 return "wait"
@@ -495,9 +515,7 @@ class HreflangSpider(Spider):
         text = page_text(response, self.crawler.stats)  # the first 15 MB, as Google reads them
         announced: list[str] = []
 
-        def headers(name: str) -> list[str]:
-            return [v.decode("latin-1") for v in response.headers.getlist(name)]
-
+        headers = header_values(response)
         page = build_page(
             url=response.meta["qivrora_url"],
             requested=response.url,
@@ -533,7 +551,34 @@ class HreflangSpider(Spider):
         if in_scope and page.status == 200:
             yield from self._announced_sitemaps(page.url, announced)
             yield from self._links(page, depth)
+        if self.arguments.locale_probe and page.status == 200 and page.is_html:
+            yield from self._locale_probe(page)
         yield page
+
+    def _locale_probe(self, page: Page) -> Iterator[Request]:
+        """The page once more, with the Accept-Language of another value of its cluster (HL801): the
+        one URL requested twice in a crawl, counted against max_pages and in the stats."""
+        value = probe_language(page)
+        if value is None:
+            return
+        yield Request(
+            page.url,
+            headers={"Accept-Language": value},
+            callback=self.parse_probe,
+            errback=self.probe_failed,
+            # Counted against max_pages as it leaves the queue; past it, dropped without a fact (``admit``).
+            meta={"qivrora_url": page.url, "qivrora_probe": value, "qivrora_budget": "probe"},
+            dont_filter=True,  # the same URL again, on purpose
+        )
+
+    def parse_probe(self, response: Response) -> Iterator[LocaleProbe]:
+        self.crawler.stats.inc_value("qivrora/locale_probe/requests")
+        headers = header_values(response)
+        answer = build_page(
+            url=response.meta["qivrora_url"], requested=response.url, status=response.status, headers=headers,
+            text=page_text(response, self.crawler.stats), in_scope=False, depth=0, fingerprint=False,
+        )
+        yield probe_fact(answer, response.meta["qivrora_probe"], ",".join(headers("Vary")))
 
     def _start_redirect(self, location: str, depth: int, *, from_start: bool) -> Iterator[Any]:
         """Where a start redirects, on any host: the crawl starts there, and its host joins the scope
@@ -608,6 +653,16 @@ class HreflangSpider(Spider):
             return
         error = describe_failure(failure)[0]
         yield TargetStatus(url=request.meta["qivrora_url"], method=request.method, error=error)
+
+    def probe_failed(self, failure: Failure) -> Iterator[Any]:
+        if failure.check(RefusalRecorded, Interrupted):
+            return
+        self.crawler.stats.inc_value("qivrora/locale_probe/requests")
+        request = failure.request  # type: ignore[attr-defined]
+        yield LocaleProbe(
+            url=request.meta["qivrora_url"], accept_language=request.meta["qivrora_probe"],
+            error=describe_failure(failure)[0],
+        )
 
     def sitemap_failed(self, failure: Failure) -> Iterator[Any]:
         if failure.check(RefusalRecorded, Interrupted):

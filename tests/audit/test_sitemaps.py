@@ -50,7 +50,7 @@ def test_every_sm_check_is_in_a_sitemap_family() -> None:
     assert {check for check, family in families.items() if family == "lastmod"} == {
         "SM007", "SM008", "SM009", "SM010", "SM011"
     }
-    assert set(families.values()) == {"sitemaps", "lastmod"}
+    assert set(families.values()) == {"sitemaps", "lastmod", "sitemap_orphans"}
     assert CHECKS["SM001"].name == "sitemap-url-not-ok"
 
 

@@ -234,3 +234,76 @@ def test_a_status_check_answering_204_is_hl407():
 def test_a_target_answering_200_is_not_hl407():
     facts = annotated_by_en(DE, page(DE, ann("en", EN), ann("de", DE), html_lang="de"))
     assert hits(facts, "HL407") == []
+
+
+# --- HL408 x-default-redirects -----------------------------------------------------------------------
+
+ROOT = "https://ex.com/"
+
+
+def adaptive_entry(status: int, *landing: object) -> list:
+    """en and de both name / as x-default, and / answers `status` to /en/ (or as `landing` says)."""
+    links = [ann("en", EN), ann("de", DE), ann("x-default", ROOT)]
+    return [
+        page(EN, *links, html_lang="en"),
+        page(DE, *links, html_lang="de"),
+        *(landing or (page(ROOT, status=status, location=EN),)),
+    ]
+
+
+@pytest.mark.parametrize("status", [302, 303, 307])
+def test_hl408_temporary_x_default_redirect_to_a_page_is_a_notice_not_hl401(status: int) -> None:
+    facts = adaptive_entry(status)
+    found = hits(facts, "HL408")
+    assert [(f.url, f.target, f.hreflang, f.severity) for f in found] == [
+        (DE, ROOT, "x-default", "notice"),
+        (EN, ROOT, "x-default", "notice"),
+    ]
+    assert found[0].name == "x-default-redirects"
+    assert f"sent the crawler to {EN}" in found[0].message
+    assert hits(facts, "HL401") == []
+
+
+@pytest.mark.parametrize("status", [301, 308])
+def test_hl408_permanent_x_default_redirect_stays_hl401(status: int) -> None:
+    facts = adaptive_entry(status)
+    assert hits(facts, "HL408") == []
+    assert [(f.url, f.target) for f in hits(facts, "HL401")] == [(DE, ROOT), (EN, ROOT)]
+
+
+@pytest.mark.parametrize(
+    "landing",
+    [
+        (page(ROOT, status=302, location="https://ex.com/gone/"), page("https://ex.com/gone/", status=404)),
+        (page(ROOT, status=302, location="https://ex.com/a"), page("https://ex.com/a", status=302, location=ROOT)),
+        (page(ROOT, status=302),),
+    ],
+    ids=["ends-on-404", "loop", "no-location"],
+)
+def test_hl408_temporary_redirect_that_ends_on_no_page_stays_hl401(landing: tuple) -> None:
+    facts = adaptive_entry(302, *landing)
+    assert hits(facts, "HL408") == []
+    assert len(hits(facts, "HL401")) == 2
+
+
+def test_hl408_only_for_the_x_default_annotation() -> None:
+    # / is named en by one page and x-default by the others: the en annotation is a redirect (HL401).
+    facts = [
+        page(EN, ann("en", ROOT), ann("de", DE), html_lang="en"),
+        page(DE, ann("en", EN), ann("de", DE), ann("x-default", ROOT), html_lang="de"),
+        page(ROOT, status=302, location=EN),
+    ]
+    assert [(f.url, f.target) for f in hits(facts, "HL401")] == [(EN, ROOT)]
+    assert [(f.url, f.target) for f in hits(facts, "HL408")] == [(DE, ROOT)]
+
+
+def test_hl408_fix_keeps_the_entry_page_as_x_default() -> None:
+    from qivrora_spider.audit import AuditContext
+    from qivrora_spider.audit.core.fact_store import FactStore
+    from qivrora_spider.report.fixes import cluster_fixes
+
+    store = FactStore()
+    store.add_all(adaptive_entry(302))
+    (fix,) = cluster_fixes(AuditContext(store))
+    assert [(m.url, m.hreflang) for m in fix.members] == [(DE, "de"), (EN, "en"), (ROOT, "x-default")]
+    assert fix.replaced == ()

@@ -3,13 +3,17 @@ that a check is read, changed or removed in one file. Importing this package reg
 
 from . import (  # noqa: F401
     canonical,
+    cluster_languages,
     clusters,
+    coverage,
     crawl,
     language,
+    locale_adaptive,
     lastmod,
     markup,
     pages,
     rendering,
+    sitemap_orphans,
     sitemaps,
     sources,
     targets,

@@ -21,8 +21,9 @@ from ...facts import Annotation, Page
 from ..core.annotations import variant_self_references
 from ..core.context import AuditContext, per_audit, places
 from ..core.registry import Hit, check
-from ..core.statuses import redirect_story
+from ..core.statuses import redirects_by_visitor, redirect_story
 from ..core.wording import ERRORS, answers
+from ..core.written import X_DEFAULT
 
 
 def _verdict(ctx: AuditContext, target: str) -> str | None:
@@ -61,8 +62,16 @@ def _judged_pairs(ctx: AuditContext) -> dict[str, list[tuple[str, str, list[Anno
     variants = variant_self_references(ctx)
     found: dict[str, list[tuple[str, str, list[Annotation]]]] = defaultdict(list)
     for url, target, named in ctx.pairs_naming(verdicts):
-        if target not in variants.get(url, ()):  # a self-reference to a variant of the page's URL: HL110
-            found[verdicts[target]].append((url, target, named))
+        if target in variants.get(url, ()):  # a self-reference to a variant of the page's URL: HL110
+            continue
+        verdict = verdicts[target]
+        if (
+            verdict == "HL401"
+            and all(a.hreflang.strip().lower() == X_DEFAULT for a in named)
+            and redirects_by_visitor(ctx, target)
+        ):
+            verdict = "HL408"  # a locale-adaptive entry page, a proper x-default
+        found[verdict].append((url, target, named))
     return found
 
 
@@ -100,6 +109,38 @@ scheme, host, trailing slash and all. Break redirect loops and shorten chains.
 )
 def alternate_redirects(ctx: AuditContext) -> Iterator[Hit]:
     yield from _pair_hits(ctx, "HL401", lambda target: redirect_story(ctx, target))
+
+
+@check(
+    "HL408",
+    "x-default-redirects",
+    "notice",
+    why="""
+Google documents `x-default` for "auto-redirecting homepages": an entry page that sends each visitor
+to the version of their language or country. Such a page answers a temporary redirect (302, 303,
+307) that ends on a page, and is a proper `x-default`, so this is a notice, not HL401: check that the
+redirect is meant. A permanent redirect (301, 308), or one that ends anywhere but on a page answering
+200 (a 404, a loop, a chain past the limit), stays HL401.
+""",
+    example="""
+Every page of a cluster lists `hreflang="x-default" href="https://example.com/"`, which answers
+`302 Found` with `Location: https://example.com/en/` for a visitor without `Accept-Language`.
+""",
+    fix="""
+Nothing, if the entry page is meant to choose a version for each visitor. Otherwise annotate the page
+the redirect ends at as `x-default`.
+""",
+)
+def x_default_redirects(ctx: AuditContext) -> Iterator[Hit]:
+    def explain(target: str) -> str:
+        where = ctx.redirect_chain(target)[-1]
+        return (
+            f"{answers(ctx.status(target) or 0)} and sent the crawler to {where}: a locale-adaptive entry "
+            "page, a proper `x-default` if it chooses a version for each visitor; otherwise annotate the "
+            "page it redirects to"
+        )
+
+    yield from _pair_hits(ctx, "HL408", explain)
 
 
 @check(

@@ -12,6 +12,7 @@ from typing import Any, Iterable
 
 from ...facts import (
     CrawlInfo,
+    LocaleProbe,
     Page,
     RobotsTxt,
     SitemapEntry,
@@ -30,7 +31,11 @@ class FactStore:
         self.sitemaps: dict[str, SitemapFile] = {}
         self.entries: list[SitemapEntry] = []
         self.linked: set[str] = set()
+        #: Of ``linked``, the URLs only `rel="nofollow"` anchors name (few: kept apart, not a second set
+        #: of every link).
+        self.nofollow_only: set[str] = set()
         self.crawls: list[CrawlInfo] = []
+        self.probes: dict[str, LocaleProbe] = {}
         self._entry_keys: set[tuple[str, str, int | None, int]] = set()
 
     def add(self, fact: Any) -> None:
@@ -50,6 +55,10 @@ class FactStore:
                 self.sitemaps[fact.url] = fact
         elif isinstance(fact, RobotsTxt):
             self.robots.setdefault(fact.origin, fact)
+        elif isinstance(fact, LocaleProbe):
+            known = self.probes.get(fact.url)
+            if known is None or (known.status is None and fact.status is not None):
+                self.probes[fact.url] = fact
         elif isinstance(fact, CrawlInfo):
             if fact not in self.crawls:  # one crawl's facts read twice, or a worker's own as stored
                 self.crawls.append(fact)
@@ -63,9 +72,7 @@ class FactStore:
     def _add_page(self, page: Page) -> None:
         page = response_only(page)
         if page.links:
-            # Interned here, not where facts are read back (``read_facts``): one string a URL, shared
-            # with the pages', whichever way the facts arrive.
-            self.linked.update(map(sys.intern, page.links))
+            self._add_links(page)
             # Other consumers (feeds) see the same item: keep a copy without its links.
             page = without_links(page)
         known = self.pages.get(page.url)
@@ -73,6 +80,16 @@ class FactStore:
         if known is None or (known.status is None and page.status is not None):
             self.pages[page.url] = page
         self.statuses.pop(page.url, None)
+
+    def _add_links(self, page: Page) -> None:
+        # Interned here, not where facts are read back (``read_facts``): one string a URL, shared
+        # with the pages', whichever way the facts arrive.
+        links = list(map(sys.intern, page.links))
+        if page.nofollow_links or self.nofollow_only:
+            nofollow = set(map(sys.intern, page.nofollow_links))
+            self.nofollow_only.difference_update(link for link in links if link not in nofollow)
+            self.nofollow_only.update(link for link in nofollow if link not in self.linked)
+        self.linked.update(links)
 
     def _add_status(self, status: TargetStatus) -> None:
         if status.url in self.pages:

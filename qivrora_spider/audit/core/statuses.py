@@ -45,6 +45,19 @@ def _cannot_stand(ctx: AuditContext) -> set[str]:
     return found
 
 
+#: Redirects that say "for now, for this visitor": what a locale-adaptive entry page answers.
+TEMPORARY_REDIRECTS = frozenset({302, 303, 307})
+
+
+def redirects_by_visitor(ctx: AuditContext, url: str) -> bool:
+    """Does `url` answer a temporary redirect whose chain ends on a page answering 200? Google
+    documents such an entry page, sending each visitor to a version, as a proper `x-default` (HL408)."""
+    if ctx.status(url) not in TEMPORARY_REDIRECTS:
+        return False
+    chain = ctx.redirect_chain(url)
+    return len(chain) > 1 and chain[-1] not in chain[:-1] and ctx.status(chain[-1]) == 200
+
+
 def redirect_story(ctx: AuditContext, url: str, use: str = "annotate") -> str:
     """Where a redirecting URL leads, and the fix (`use` the final URL), for a message."""
     record = ctx.fetched(url)
