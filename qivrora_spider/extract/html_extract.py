@@ -67,8 +67,9 @@ class HtmlFacts:
     base_href: str | None
     #: None where not asked for: only the crawl state compares fingerprints (SM010, SM011).
     fingerprint: str | None
-    #: The page's own content, at most ``MAIN_TEXT_LIMIT`` characters (``MainText``); "" where not asked.
-    main_text: str = ""
+    #: The page's own content as blocks of text, at most ``MAIN_TEXT_LIMIT`` characters (``MainText``);
+    #: none where not asked.
+    main_text: tuple[str, ...] = ()
 
 
 def extract_html(text: str, *, fingerprint: bool = True, main_text: bool = True) -> HtmlFacts:
@@ -200,7 +201,7 @@ class _Extractor(HtmlTokenizer):
             links=list(self._links),
             base_href=self._base_href,
             fingerprint=text_fingerprint(self._text.parts()) if self._text is not None else None,
-            main_text=self._main.text() if self._main is not None else "",
+            main_text=self._main.blocks() if self._main is not None else (),
         )
 
     # -- insertion mode (WHATWG 13.2.6.4.1 to 13.2.6.4.6) --

@@ -5,19 +5,32 @@ alone made no wrong call on 200 letters or more once closely related languages a
 the crawl's budget (about 66 µs and 7 MiB for 2,000 letters). Its model is compiled into the package:
 nothing is downloaded. CLD2 is no longer developed; pycld2 is (0.42, 2025).
 
-Identification is pure and bounded: the main text is cut at ``MAIN_TEXT_LIMIT`` characters before it
-gets here, and a text with fewer than ``MIN_LETTERS`` letters is counted, not identified.
+A page's main text is read block by block (``read_blocks``): each block keeps its digest, language and
+letters, never its text, so that the audit can leave out the blocks every page of a site repeats (its
+template) and weigh the languages of the rest (audit/checks/language.py). Identification is pure and
+bounded: at most ``MAX_BLOCKS`` blocks a page, sampled across the whole main text.
 """
 
 from __future__ import annotations
 
 import re
+import zlib
 from dataclasses import dataclass
+from typing import Sequence
 
 import pycld2
 
 #: Fewer letters than this are too few to judge (HL503, CHECKS-NEXT.md).
 MIN_LETTERS = 200
+#: Blocks identified per page: a page with more is sampled evenly across its main text. Each call to
+#: CLD2 costs about 40 µs whatever the length (bench/RESULTS.md, "HL503: block-level language").
+MAX_BLOCKS = 48
+#: A block with fewer letters (a heading, a list item, a table cell) is identified together with its
+#: short neighbours: alone, CLD2 cannot tell the language of a few words.
+SHORT_BLOCK = 40
+#: Letters of short blocks identified together: enough for CLD2 to be reliable on most runs, few enough
+#: that a run stays local (the items of one list, not half the page).
+RUN_LETTERS = 100
 
 #: CLD2's codes where hreflang writes another ISO 639-1 code (or, for Chinese, names the script).
 _CLD2_CODES = {"iw": "he", "jw": "jv", "zh": "zh-Hans", "sr-ME": "sr"}
@@ -87,10 +100,10 @@ def letters_in(text: str) -> int:
         return sum(map(str.isalpha, text))
 
 
-def identify(text: str) -> Identified:
-    """The language of `text` (a page's main text), or only its letter count when it has too few."""
+def identify(text: str, min_letters: int = MIN_LETTERS) -> Identified:
+    """The language of `text`, or only its letter count when it has fewer than `min_letters`."""
     letters = letters_in(text)
-    if letters < MIN_LETTERS:
+    if letters < min_letters or not letters:
         return Identified(None, 0.0, letters)
     try:
         reliable, _, details = pycld2.detect(text, isPlainText=True)
@@ -113,3 +126,90 @@ def identify(text: str) -> Identified:
         elif cyrillic <= 1 - _CLEAR_SCRIPT:
             language += "-Latn"
     return Identified(language, min(share, 100) / 100, letters)
+
+
+@dataclass(frozen=True, slots=True)
+class TextBlock:
+    """A block of a page's main text, as the facts keep it: never its text."""
+
+    #: CRC-32 of the block's case-folded text, in hex: equal on every page that repeats the block.
+    digest: str
+    #: What the block (with its short neighbours) reads as; None where CLD2 is unsure; ``NAMES``.
+    language: str | None
+    letters: int
+
+
+def _digest(text: str) -> str:
+    return f"{zlib.crc32(text.casefold().encode('utf-8', 'surrogatepass')):08x}"
+
+
+#: The language of a block of names: not prose, left out of the evidence.
+NAMES = "-"
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def is_prose(text: str) -> bool:
+    """Whether a block is written prose, not a list of names: in cased scripts, prose starts at least
+    a third of its words in lower case (German, which capitalises nouns, about two thirds); names,
+    titles and product lists start nearly all in capitals. Names read as any language, so a page of
+    them (a showcase, an icon gallery) must not be judged on them."""
+    cased = lower = 0
+    for word in _WORD.findall(text):
+        first = word[0]
+        if first.islower():
+            lower += 1
+            cased += 1
+        elif first.isupper():
+            cased += 1
+    return 3 * lower >= cased
+
+
+def read_blocks(blocks: Sequence[str]) -> tuple[TextBlock, ...]:
+    """The blocks of a main text (``MainText.blocks``) with their languages.
+
+    Blocks without letters are left out; of more than ``MAX_BLOCKS``, an even sample across the text
+    is kept, so a long page is judged on all of it, not on its beginning. A run of consecutive short
+    blocks is identified as one text, each of them taking its language. A block of names
+    (``is_prose``) is not identified: its language is ``NAMES``.
+    """
+    lettered = [(text, count) for text in blocks if (count := letters_in(text))]
+    if len(lettered) > MAX_BLOCKS:
+        step = len(lettered) / MAX_BLOCKS
+        lettered = [lettered[int(index * step)] for index in range(MAX_BLOCKS)]
+    read: list[TextBlock] = []
+    run: list[tuple[str, int]] = []
+
+    def identify_run() -> None:
+        if run:
+            language = identify("\n".join(text for text, _ in run), min_letters=1).language
+            read.extend(TextBlock(_digest(text), language, count) for text, count in run)
+            run.clear()
+
+    for text, count in lettered:
+        if count < SHORT_BLOCK and is_prose(text):
+            run.append((text, count))
+            if sum(letters for _, letters in run) >= RUN_LETTERS:
+                identify_run()
+            continue
+        identify_run()
+        language = identify(text, min_letters=1).language if is_prose(text) else NAMES
+        read.append(TextBlock(_digest(text), language, count))
+    identify_run()
+    return tuple(read)
+
+
+def encode_blocks(blocks: Sequence[TextBlock]) -> str:
+    """The blocks as ``Page.text_blocks`` keeps them: `digest:language:letters`, space-separated. One
+    string a page costs a fraction of a list of objects, in memory and in exported facts."""
+    return " ".join(f"{block.digest}:{block.language or ''}:{block.letters}" for block in blocks)
+
+
+def decode_blocks(encoded: str) -> list[TextBlock]:
+    """``encode_blocks`` read back; a malformed item (a hand-edited facts file) is left out."""
+    found = []
+    for item in encoded.split():
+        digest, _, rest = item.partition(":")
+        language, _, letters = rest.partition(":")
+        if letters.isdigit():
+            found.append(TextBlock(digest, language or None, int(letters)))
+    return found
