@@ -115,8 +115,8 @@ class MainText:
 
     def data(self, text: str) -> None:
         open_ = self._open
-        if open_["skip"] or self._done:
-            return
+        if open_["skip"] or self._done or (not self._block and text.isspace()):
+            return  # the whitespace between blocks starts none
         bucket = "main" if open_["main"] else "article" if open_["article"] else "body"
         if bucket != self._block_bucket:
             self._end_block()

@@ -16,15 +16,23 @@ from __future__ import annotations
 import re
 import zlib
 from dataclasses import dataclass
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import pycld2
 
 #: Fewer letters than this are too few to judge (HL503, CHECKS-NEXT.md).
 MIN_LETTERS = 200
-#: Blocks identified per page: a page with more is sampled evenly across its main text. Each call to
-#: CLD2 costs about 40 µs whatever the length (bench/RESULTS.md, "HL503: block-level language").
+#: Blocks kept per page (digest, language, letters): a page with more keeps an even sample across
+#: its main text. Bounds the facts to about 700 bytes a page.
 MAX_BLOCKS = 48
+#: Calls to CLD2 per page: each costs about 20 µs whatever the length of its text, so a page of 30
+#: paragraphs identified one by one would cost the crawl a quarter more CPU (bench/RESULTS.md, "HL503:
+#: block-level language"). A page with more identifies an even sample of its blocks (and runs);
+#: the others keep their digest, for the template, and ``UNREAD`` as their language.
+MAX_CALLS = 6
+#: Characters of a block (or run) given to CLD2: enough for a confident answer (bench/RESULTS.md, "HL503:
+#: block-level language", no error from 160 letters up); its letters all count.
+IDENTIFIED_CHARACTERS = 300
 #: A block with fewer letters (a heading, a list item, a table cell) is identified together with its
 #: short neighbours: alone, CLD2 cannot tell the language of a few words.
 SHORT_BLOCK = 40
@@ -128,11 +136,10 @@ def identify(text: str, min_letters: int = MIN_LETTERS) -> Identified:
     return Identified(language, min(share, 100) / 100, letters)
 
 
-@dataclass(frozen=True, slots=True)
-class TextBlock:
+class TextBlock(NamedTuple):
     """A block of a page's main text, as the facts keep it: never its text."""
 
-    #: CRC-32 of the block's case-folded text, in hex: equal on every page that repeats the block.
+    #: CRC-32 of the block's text, in hex: equal on every page that repeats the block.
     digest: str
     #: What the block (with its short neighbours) reads as; None where CLD2 is unsure; ``NAMES``.
     language: str | None
@@ -140,12 +147,13 @@ class TextBlock:
 
 
 def _digest(text: str) -> str:
-    return f"{zlib.crc32(text.casefold().encode('utf-8', 'surrogatepass')):08x}"
+    return f"{zlib.crc32(text.encode('utf-8', 'surrogatepass')):08x}"
 
 
 #: The language of a block of names: not prose, left out of the evidence.
 NAMES = "-"
-_WORD = re.compile(r"[^\W\d_]+")
+#: The language of a block left out of the sample identified (``MAX_CALLS``): no evidence either.
+UNREAD = "?"
 
 
 def is_prose(text: str) -> bool:
@@ -153,15 +161,9 @@ def is_prose(text: str) -> bool:
     a third of its words in lower case (German, which capitalises nouns, about two thirds); names,
     titles and product lists start nearly all in capitals. Names read as any language, so a page of
     them (a showcase, an icon gallery) must not be judged on them."""
-    cased = lower = 0
-    for word in _WORD.findall(text):
-        first = word[0]
-        if first.islower():
-            lower += 1
-            cased += 1
-        elif first.isupper():
-            cased += 1
-    return 3 * lower >= cased
+    initials = "".join([word[0] for word in text.split()])
+    lower = sum(map(str.islower, initials))
+    return 3 * lower >= lower + sum(map(str.isupper, initials))
 
 
 def read_blocks(blocks: Sequence[str]) -> tuple[TextBlock, ...]:
@@ -169,32 +171,40 @@ def read_blocks(blocks: Sequence[str]) -> tuple[TextBlock, ...]:
 
     Blocks without letters are left out; of more than ``MAX_BLOCKS``, an even sample across the text
     is kept, so a long page is judged on all of it, not on its beginning. A run of consecutive short
-    blocks is identified as one text, each of them taking its language. A block of names
-    (``is_prose``) is not identified: its language is ``NAMES``.
+    blocks is identified as one text, each of them taking its language. Of more than ``MAX_CALLS``
+    blocks and runs, an even sample is identified; one of names (``is_prose``) is not: its language
+    is ``NAMES``.
     """
     lettered = [(text, count) for text in blocks if (count := letters_in(text))]
     if len(lettered) > MAX_BLOCKS:
         step = len(lettered) / MAX_BLOCKS
         lettered = [lettered[int(index * step)] for index in range(MAX_BLOCKS)]
-    read: list[TextBlock] = []
+    # Units of identification: a block alone, or a run of short blocks.
+    units: list[list[tuple[str, int]]] = []
     run: list[tuple[str, int]] = []
-
-    def identify_run() -> None:
-        if run:
-            language = identify("\n".join(text for text, _ in run), min_letters=1).language
-            read.extend(TextBlock(_digest(text), language, count) for text, count in run)
-            run.clear()
-
+    run_letters = 0
     for text, count in lettered:
-        if count < SHORT_BLOCK and is_prose(text):
+        if count < SHORT_BLOCK:
             run.append((text, count))
-            if sum(letters for _, letters in run) >= RUN_LETTERS:
-                identify_run()
-            continue
-        identify_run()
-        language = identify(text, min_letters=1).language if is_prose(text) else NAMES
-        read.append(TextBlock(_digest(text), language, count))
-    identify_run()
+            run_letters += count
+            if run_letters < RUN_LETTERS:
+                continue
+        if run:
+            units.append(run)
+            run, run_letters = [], 0
+        if count >= SHORT_BLOCK:
+            units.append([(text, count)])
+    if run:
+        units.append(run)
+    step = max(1.0, len(units) / MAX_CALLS)
+    sampled = {int(index * step) for index in range(min(MAX_CALLS, len(units)))}
+    read: list[TextBlock] = []
+    for index, members in enumerate(units):
+        language: str | None = UNREAD
+        if index in sampled:
+            text = "\n".join(text for text, _ in members)[:IDENTIFIED_CHARACTERS]
+            language = identify(text, min_letters=1).language if is_prose(text) else NAMES
+        read.extend(TextBlock(_digest(text), language, count) for text, count in members)
     return tuple(read)
 
 

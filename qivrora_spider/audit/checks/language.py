@@ -17,7 +17,7 @@ import pycountry
 
 from ...extract.hreflang_values import canonical_hreflang, parse_language_tag, primary_language
 from ...extract.text_language import KNOWN as KNOWN_LANGUAGES
-from ...extract.text_language import MIN_LETTERS, NAMES, decode_blocks, group
+from ...extract.text_language import MIN_LETTERS, NAMES, UNREAD, decode_blocks, group
 from ...extract.urls import variant_key
 from ...facts import Annotation, Page
 from ..core.context import SOURCE_ORDER, AuditContext, per_audit, where_read
@@ -194,7 +194,8 @@ def declared_language(ctx: AuditContext, url: str) -> tuple[str, Annotation | No
 class TextReading(NamedTuple):
     """What a page's main text reads as once template text is left out (HL503, the report's matrix)."""
 
-    #: Letters of the prose blocks that remain: the page's own prose (names and template left out).
+    #: Letters of the prose blocks that remain and were identified: the page's own prose (names, template
+    #: and blocks outside the sample identified left out).
     letters: int
     #: Letters per language tag read (unidentified blocks under None), most first.
     languages: tuple[tuple[str | None, int], ...]
@@ -271,7 +272,7 @@ def text_readings(ctx: AuditContext) -> dict[str, TextReading]:
         left_out = template[group_of[url]]
         languages: Counter[str | None] = Counter()
         for block in blocks:
-            if block.digest not in left_out and block.language != NAMES:
+            if block.digest not in left_out and block.language not in (NAMES, UNREAD):
                 languages[block.language] += block.letters
         ranked = sorted(languages.items(), key=lambda item: (-item[1], item[0] or "~"))
         readings[url] = TextReading(sum(languages.values()), tuple(ranked))
