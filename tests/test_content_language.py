@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest_twisted
 
 from qivrora_spider.audit import AuditContext, audit
-from qivrora_spider.audit.checks.language import text_readings
+from qivrora_spider.audit.checks.language import text_reading
 from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.facts import read_facts
@@ -119,10 +119,10 @@ async def test_untranslated_pages_are_hl503_and_correct_ones_are_not(site):
     assert "but this page declares itself `fr`: translate it, or leave it out of the cluster" in docs.message
     store = FactStore()
     store.add_all(result.facts)
-    readings = text_readings(AuditContext(store))
-    assert readings[site.url("/fr/plan/")].letters == 0, "a page of links is names: nothing to judge"
-    assert [language for language, _ in readings[site.url("/sr-cyrl/guide/")].languages] == ["sr-Cyrl"]
-    assert readings[site.url("/zh-hant/doc/")].languages[0][0] == "zh-Hant"
+    context = AuditContext(store)
+    assert text_reading(context, site.url("/fr/plan/")).letters == 0, "a page of links is names: nothing to judge"
+    assert [language for language, _ in text_reading(context, site.url("/sr-cyrl/guide/")).languages] == ["sr-Cyrl"]
+    assert text_reading(context, site.url("/zh-hant/doc/")).languages[0][0] == "zh-Hant"
 
 
 @pytest_twisted.ensureDeferred

@@ -214,12 +214,18 @@ def encode_blocks(blocks: Sequence[TextBlock]) -> str:
     return " ".join(f"{block.digest}:{block.language or ''}:{block.letters}" for block in blocks)
 
 
-def decode_blocks(encoded: str) -> list[TextBlock]:
-    """``encode_blocks`` read back; a malformed item (a hand-edited facts file) is left out."""
-    found = []
-    for item in encoded.split():
-        digest, _, rest = item.partition(":")
-        language, _, letters = rest.partition(":")
-        if letters.isdigit():
-            found.append(TextBlock(digest, language or None, int(letters)))
-    return found
+#: An item of ``encode_blocks`` whose language is evidence (a language, or "" for unsure), not ``NAMES``
+#: or ``UNREAD``: digest, language, letters. Read in C, as the audit reads every page's blocks.
+_EVIDENCE = re.compile(r"(?:^| )([^ :]+):([^ :?\-][^ :]*|):(\d+)(?= |$)")
+_DIGEST = re.compile(r"(?:^| )([^ :]+):")
+
+
+def block_digests(encoded: str) -> list[str]:
+    """The digests of ``encode_blocks``' items."""
+    return _DIGEST.findall(encoded)
+
+
+def block_evidence(encoded: str) -> list[tuple[str, str, str]]:
+    """The items of ``encode_blocks`` that are evidence of the language: (digest, language or "",
+    letters as written). A malformed item (a hand-edited facts file) is left out."""
+    return _EVIDENCE.findall(encoded)

@@ -15,7 +15,7 @@ from itertools import islice
 from typing import Sequence
 
 from ..audit import CHECKS, AuditContext, Check
-from ..audit.checks.language import content_mismatches, text_readings
+from ..audit.checks.language import content_mismatches, text_reading
 from ..extract.text_language import MIN_LETTERS
 from ..findings import SEVERITY_RANK, Finding
 from .fixes import ClusterFix, cluster_fixes
@@ -237,7 +237,7 @@ def _text_language(context: AuditContext, url: str) -> tuple[str, bool]:
     page = context.page(url)
     if page is None or page.status != 200 or not page.is_html:
         return "", False
-    reading = text_readings(context).get(url)
+    reading = text_reading(context, url)
     letters = reading.letters if reading is not None else 0
     if reading is None or letters < MIN_LETTERS:
         return f"text too short to judge ({letters} letters)", False
@@ -249,10 +249,9 @@ def _text_language(context: AuditContext, url: str) -> tuple[str, bool]:
 def _text_counts(context: AuditContext) -> tuple[int, int]:
     """Pages whose main text was read with confidence, and pages with too little text to judge."""
     judged = short = 0
-    readings = text_readings(context)
     for url, page in context.pages.items():
         if page.status == 200 and page.is_html:
-            reading = readings.get(url)
+            reading = text_reading(context, url)
             if reading is None or reading.letters < MIN_LETTERS:
                 short += 1
             elif reading.majority() is not None:

@@ -17,7 +17,7 @@ import pycountry
 
 from ...extract.hreflang_values import canonical_hreflang, parse_language_tag, primary_language
 from ...extract.text_language import KNOWN as KNOWN_LANGUAGES
-from ...extract.text_language import MIN_LETTERS, NAMES, UNREAD, decode_blocks, group
+from ...extract.text_language import MIN_LETTERS, block_digests, block_evidence, group
 from ...extract.urls import variant_key
 from ...facts import Annotation, Page
 from ..core.context import SOURCE_ORDER, AuditContext, per_audit, where_read
@@ -240,43 +240,50 @@ def _sampled(url: str, pages: int) -> bool:
     ) * 2**32
 
 
+def _has_text(page: Page) -> bool:
+    return page.status == 200 and page.is_html and isinstance(page.text_blocks, str) and bool(page.text_blocks)
+
+
 @per_audit
-def text_readings(ctx: AuditContext) -> dict[str, TextReading]:
-    """Page -> what its main text reads as, with the blocks that many pages of its host and declared
-    language repeat left out, and blocks of names, for every HTML page that answered 200 and has text."""
-    blocks_of = {}
-    group_of = {}
+def template_digests(ctx: AuditContext) -> dict[tuple[str, str], frozenset[str]]:
+    """(host, declared language) -> the digests of its template blocks: those on at least
+    ``TEMPLATE_SHARE`` of its pages, and on ``TEMPLATE_MIN_PAGES`` or more. Pages are read twice, and
+    their blocks decoded only for the sample: memory stays that of the counts, whatever the site's size."""
     pages_in: Counter[tuple[str, str]] = Counter()
     for url, page in ctx.pages.items():
-        if page.status == 200 and page.is_html and isinstance(page.text_blocks, str) and page.text_blocks:
-            blocks_of[url] = decode_blocks(page.text_blocks)
-            group_of[url] = key = _page_group(ctx, url)
-            pages_in[key] += 1
+        if _has_text(page):
+            pages_in[_page_group(ctx, url)] += 1
     seen: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
     sampled: Counter[tuple[str, str]] = Counter()
-    for url, blocks in blocks_of.items():
-        key = group_of[url]
-        if _sampled(url, pages_in[key]):
-            sampled[key] += 1
-            seen[key].update({block.digest for block in blocks})
-    template = {
-        key: {
+    for url, page in ctx.pages.items():
+        if _has_text(page):
+            key = _page_group(ctx, url)
+            if _sampled(url, pages_in[key]):
+                sampled[key] += 1
+                seen[key].update(set(block_digests(page.text_blocks)))
+    return {
+        key: frozenset(
             digest
             for digest, pages in counts.items()
             if pages >= TEMPLATE_MIN_PAGES and pages >= TEMPLATE_SHARE * sampled[key]
-        }
+        )
         for key, counts in seen.items()
     }
-    readings = {}
-    for url, blocks in blocks_of.items():
-        left_out = template[group_of[url]]
-        languages: Counter[str | None] = Counter()
-        for block in blocks:
-            if block.digest not in left_out and block.language not in (NAMES, UNREAD):
-                languages[block.language] += block.letters
-        ranked = sorted(languages.items(), key=lambda item: (-item[1], item[0] or "~"))
-        readings[url] = TextReading(sum(languages.values()), tuple(ranked))
-    return readings
+
+
+def text_reading(ctx: AuditContext, url: str) -> TextReading | None:
+    """What a page's main text reads as, with its template blocks and blocks of names left out; None
+    for a page without text (not HTML, not 200, or facts of a version before block-level reading)."""
+    page = ctx.page(url)
+    if page is None or not _has_text(page):
+        return None
+    left_out = template_digests(ctx).get(_page_group(ctx, url), frozenset())
+    languages: Counter[str | None] = Counter()
+    for digest, language, letters in block_evidence(page.text_blocks):
+        if digest not in left_out:
+            languages[language or None] += int(letters)
+    ranked = sorted(languages.items(), key=lambda item: (-item[1], item[0] or "~"))
+    return TextReading(sum(languages.values()), tuple(ranked))
 
 
 class Mismatch(NamedTuple):
@@ -291,7 +298,7 @@ class Mismatch(NamedTuple):
 def content_mismatch(ctx: AuditContext, page: Page) -> Mismatch | None:
     """The mismatch where a page's main text is confidently in another language, or script, than
     it declares; None otherwise or where it cannot be judged."""
-    reading = text_readings(ctx).get(page.url)
+    reading = text_reading(ctx, page.url)
     majority = reading.majority() if reading is not None else None
     if majority is None:
         return None
