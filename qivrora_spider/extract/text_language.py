@@ -25,14 +25,16 @@ MIN_LETTERS = 200
 #: Blocks kept per page (digest, language, letters): a page with more keeps an even sample across
 #: its main text. Bounds the facts to about 700 bytes a page.
 MAX_BLOCKS = 48
-#: Calls to CLD2 per page: each costs about 20 µs whatever the length of its text, so a page of 30
-#: paragraphs identified one by one would cost the crawl a quarter more CPU (bench/RESULTS.md, "HL503:
+#: Calls to CLD2 per page: each costs about 17 µs on 200 characters, so a page of 30 paragraphs
+#: identified one by one would cost the crawl a quarter more CPU (bench/RESULTS.md, "HL503:
 #: block-level language"). A page with more identifies an even sample of its blocks (and runs);
 #: the others keep their digest, for the template, and ``UNREAD`` as their language.
 MAX_CALLS = 6
-#: Characters of a block (or run) given to CLD2: enough for a confident answer (bench/RESULTS.md, "HL503:
-#: block-level language", no error from 160 letters up); its letters all count.
-IDENTIFIED_CHARACTERS = 300
+#: Characters of a block (or run) given to CLD2, about 170 letters: CLD2 made no error on blocks of 160
+#: letters or more (bench/RESULTS.md, "HL503: block-level language"); the block's letters all count.
+IDENTIFIED_CHARACTERS = 200
+#: Characters of it that tell prose from names: a list of names is names from its first words.
+NAMES_CHARACTERS = 150
 #: A block with fewer letters (a heading, a list item, a table cell) is identified together with its
 #: short neighbours: alone, CLD2 cannot tell the language of a few words.
 SHORT_BLOCK = 40
@@ -203,7 +205,7 @@ def read_blocks(blocks: Sequence[str]) -> tuple[TextBlock, ...]:
         language: str | None = UNREAD
         if index in sampled:
             text = "\n".join(text for text, _ in members)[:IDENTIFIED_CHARACTERS]
-            language = identify(text, min_letters=1).language if is_prose(text) else NAMES
+            language = identify(text, min_letters=1).language if is_prose(text[:NAMES_CHARACTERS]) else NAMES
         read.extend(TextBlock(_digest(text), language, count) for text, count in members)
     return tuple(read)
 
