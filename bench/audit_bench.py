@@ -18,11 +18,11 @@ import gc
 import hashlib
 import json
 import time
-import zlib
 from typing import Any
 
 from qivrora_spider.audit import audit
 from qivrora_spider.audit.core.fact_store import FactStore
+from qivrora_spider.extract.text_language import block_digest
 from qivrora_spider.facts import Annotation, Canonical, CrawlInfo, Page
 
 from .generate_site import SiteModel, SiteOptions
@@ -48,17 +48,20 @@ def memory_kib() -> dict[str, int]:
 #: paragraphs of its own, with its language where identified.
 _TEMPLATE_BLOCKS = 22
 _OWN_BLOCKS = ((True, 412), (False, 390), (True, 377), (False, 405), (True, 398), (False, 420), (True, 388),
-               (False, 401), (True, 379))
+               (False, 401), (False, 379))
 
 
 @functools.cache
 def _template_blocks(lang: str) -> str:
-    return " ".join(f"{zlib.crc32(f'{lang} {n}'.encode()):08x}:{lang if n % 5 == 0 else '?'}:4" for n in range(_TEMPLATE_BLOCKS))
+    return " ".join(
+        f"{block_digest(f'{lang} {n}')}:{lang}:4" if n % 11 == 0 else f"{block_digest(f'{lang} {n}')}:?"
+        for n in range(_TEMPLATE_BLOCKS)
+    )
 
 
 def text_blocks(index: int, lang: str) -> str:
     own = " ".join(
-        f"{zlib.crc32(f'{index} {n}'.encode()):08x}:{lang if read else '?'}:{letters}"
+        f"{block_digest(f'{index} {n}')}:{lang}:{letters}" if read else f"{block_digest(f'{index} {n}')}:?"
         for n, (read, letters) in enumerate(_OWN_BLOCKS)
     )
     return f"{_template_blocks(lang)} {own}"

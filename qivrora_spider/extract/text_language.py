@@ -13,6 +13,7 @@ bounded: at most ``MAX_BLOCKS`` blocks a page, sampled across the whole main tex
 
 from __future__ import annotations
 
+import base64
 import re
 import zlib
 from dataclasses import dataclass
@@ -141,15 +142,16 @@ def identify(text: str, min_letters: int = MIN_LETTERS) -> Identified:
 class TextBlock(NamedTuple):
     """A block of a page's main text, as the facts keep it: never its text."""
 
-    #: CRC-32 of the block's text, in hex: equal on every page that repeats the block.
+    #: CRC-32 of the block's text (``_digest``): equal on every page that repeats the block.
     digest: str
     #: What the block (with its short neighbours) reads as; None where CLD2 is unsure; ``NAMES``.
     language: str | None
     letters: int
 
 
-def _digest(text: str) -> str:
-    return f"{zlib.crc32(text.encode('utf-8', 'surrogatepass')):08x}"
+def block_digest(text: str) -> str:
+    """CRC-32 in 6 characters of URL-safe Base64: the facts hold one for each block of each page."""
+    return base64.urlsafe_b64encode(zlib.crc32(text.encode("utf-8", "surrogatepass")).to_bytes(4, "big"))[:6].decode()
 
 
 #: The language of a block of names: not prose, left out of the evidence.
@@ -206,14 +208,18 @@ def read_blocks(blocks: Sequence[str]) -> tuple[TextBlock, ...]:
         if index in sampled:
             text = "\n".join(text for text, _ in members)[:IDENTIFIED_CHARACTERS]
             language = identify(text, min_letters=1).language if is_prose(text[:NAMES_CHARACTERS]) else NAMES
-        read.extend(TextBlock(_digest(text), language, count) for text, count in members)
+        read.extend(TextBlock(block_digest(text), language, count) for text, count in members)
     return tuple(read)
 
 
 def encode_blocks(blocks: Sequence[TextBlock]) -> str:
-    """The blocks as ``Page.text_blocks`` keeps them: `digest:language:letters`, space-separated. One
-    string a page costs a fraction of a list of objects, in memory and in exported facts."""
-    return " ".join(f"{block.digest}:{block.language or ''}:{block.letters}" for block in blocks)
+    """The blocks as ``Page.text_blocks`` keeps them: `digest:language:letters`, space-separated, and
+    `digest:?` for a block not identified (only its digest serves, for the template). One string a
+    page costs a fraction of a list of objects, in memory and in exported facts."""
+    return " ".join(
+        f"{block.digest}:{UNREAD}" if block.language == UNREAD else f"{block.digest}:{block.language or ''}:{block.letters}"
+        for block in blocks
+    )
 
 
 #: An item of ``encode_blocks`` whose language is evidence (a language, or "" for unsure), not ``NAMES``
