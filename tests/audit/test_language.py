@@ -219,3 +219,14 @@ def test_hl503_leaves_names_out_of_the_evidence() -> None:
 def test_hl503_reads_hand_edited_blocks_without_failing() -> None:
     edited = page(DE, html_lang="de", text_blocks="x:en:12a 0000000a:en:300 : ::: y:en:-4")
     assert [f.message.split(" (")[0] for f in hits([edited], "HL503")] == ["Its text reads 100 % English"]
+
+
+def test_hl503_counts_the_template_on_a_sample_of_a_large_site(monkeypatch) -> None:
+    from qivrora_spider.audit.checks import language
+
+    monkeypatch.setattr(language, "TEMPLATE_SAMPLE", 20)
+    tagline = "aaaaaaaa:de:900"
+    pages = _theme(200, "de", (tagline,))
+    pages.append(page("https://ex.com/de/x/", html_lang="de", **read_as("en", 1.0, 400, tagline)))
+    assert [f.url for f in hits(pages, "HL503")] == ["https://ex.com/de/x/"]
+    assert [f.url for f in hits(list(reversed(pages)), "HL503")] == ["https://ex.com/de/x/"]

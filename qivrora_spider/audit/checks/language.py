@@ -200,9 +200,6 @@ class TextReading(NamedTuple):
     #: Letters per language tag read (unidentified blocks under None), most first.
     languages: tuple[tuple[str | None, int], ...]
 
-    def share(self, language: str | None) -> float:
-        return dict(self.languages).get(language, 0) / self.letters if self.letters else 0.0
-
     def majority(self) -> tuple[str, int] | None:
         """The language whose group holds a confident majority of ``MIN_LETTERS`` letters or more."""
         groups: Counter[str] = Counter()
@@ -235,6 +232,8 @@ def _page_group(ctx: AuditContext, url: str) -> tuple[str, str]:
 
 
 def _sampled(url: str, pages: int) -> bool:
+    """Whether a page of a group of `pages` is in the sample whose blocks are counted: by its URL, so
+    that the answer does not depend on the order the facts come in."""
     return pages <= TEMPLATE_SAMPLE or zlib.crc32(url.encode("utf-8", "surrogatepass")) < (
         TEMPLATE_SAMPLE / pages
     ) * 2**32
