@@ -84,11 +84,10 @@ class Page:
     is_html: bool = False
     fingerprint: str | None = None
     links: list[str] = field(default_factory=list)  # normalised <a href> targets
-    #: What the page's main text reads as (``extract.text_language``): a language tag, None where it
-    #: has too few letters or the identifier is unsure; the share of the text in it; letters read.
-    main_text_language: str | None = None
-    main_text_confidence: float = 0.0
-    main_text_letters: int = 0
+    #: The blocks of the page's main text (``extract.text_language.encode_blocks``): for each, a digest
+    #: of its text, the language it reads as and its letters. HL503 weighs them once the blocks many
+    #: pages of the site repeat are left out. "" for facts of versions before block-level reading.
+    text_blocks: str = ""
     # -a render=1: the annotations, canonicals, language, noindex and links above are those of the
     # page as a browser rendered it; what rendering took away from the served HTML is kept beside.
     rendered: bool = False
@@ -288,6 +287,8 @@ def _fact_from(data: dict[str, Any]) -> Any:
     if reading is None:
         raise FactsFormatError(f"unknown fact kind {kind!r}")
     cls, fields, strings, lists, nested = reading
+    for name in _RETIRED.get(kind, ()):  # type: ignore[arg-type]
+        data.pop(name, None)
     _intern(data, strings, lists)
     try:
         for key, item_cls, item_fields, item_strings in nested:
@@ -306,14 +307,18 @@ def _fact_from(data: dict[str, Any]) -> Any:
     return fact
 
 
+#: Fields that older versions wrote and this one no longer reads: their facts still load, without them.
+_RETIRED: dict[str, tuple[str, ...]] = {
+    "page": ("main_text_language", "main_text_confidence", "main_text_letters"),
+}
+
 #: The fields of each kind of fact (nested ones by their key) whose values many facts repeat: URLs,
 #: hrefs, hreflang values, sources and names; then its lists of URLs. A page's links are not among
 #: them: the audit's store folds them into one set as it takes the page (``FactStore``), and interns
 #: them there, so the 20 or so strings of each page's list die with the fact read back.
 _REPEATED: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "page": (
-        ("url", "requested", "location", "content_type", "html_lang", "content_language",
-         "main_text_language"),
+        ("url", "requested", "location", "content_type", "html_lang", "content_language"),
         (),
     ),
     "status": (("url", "location", "method", "error", "not_examined"), ()),

@@ -10,11 +10,13 @@ mostly navigation.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest_twisted
 
 from qivrora_spider.audit import AuditContext, audit
+from qivrora_spider.audit.checks.language import text_reading
 from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.facts import read_facts
@@ -99,7 +101,7 @@ def hl503(findings, site: SiteServer) -> set[tuple[str, str, str]]:
     found = set()
     for f in findings:
         if f.check == "HL503":
-            read = f.message.split(" reads as ", 1)[1].split(" (0.", 1)[0]
+            read = re.match(r"Its text reads \d+ % (.+?)(,| \(\d)", f.message).group(1)
             found.add((f.url.removeprefix(site.base), f.hreflang, read))
     return found
 
@@ -113,14 +115,14 @@ async def test_untranslated_pages_are_hl503_and_correct_ones_are_not(site):
     assert hl503(result.findings, site) == EXPECTED
     (docs,) = [f for f in result.findings if f.check == "HL503" and f.url.endswith("/fr/setup/")]
     assert docs.severity == "warning" and docs.source == "html"
-    assert docs.message.startswith("The main text (")
+    assert docs.message.startswith("Its text reads 100 % English (")
     assert "but this page declares itself `fr`: translate it, or leave it out of the cluster" in docs.message
-    fr = result.page(site.url("/fr/setup/"))
-    assert (fr.main_text_language, fr.main_text_confidence >= 0.8, fr.main_text_letters > 200) == ("en", True, True)
-    nav = result.page(site.url("/fr/plan/"))
-    assert (nav.main_text_language, nav.main_text_letters < 200) == (None, True), "too short to judge"
-    assert result.page(site.url("/sr-cyrl/guide/")).main_text_language == "sr-Cyrl"
-    assert result.page(site.url("/zh-hant/doc/")).main_text_language == "zh-Hant"
+    store = FactStore()
+    store.add_all(result.facts)
+    context = AuditContext(store)
+    assert text_reading(context, site.url("/fr/plan/")).letters == 0, "a page of links is names: nothing to judge"
+    assert [language for language, _ in text_reading(context, site.url("/sr-cyrl/guide/")).languages] == ["sr-Cyrl"]
+    assert text_reading(context, site.url("/zh-hant/doc/")).languages[0][0] == "zh-Hant"
 
 
 @pytest_twisted.ensureDeferred
@@ -135,7 +137,7 @@ async def test_exported_facts_give_the_same_hl503(site, tmp_path):
     assert offline == crawled
     assert {url for check, url, _ in offline if check == "HL503"} == {site.url("/fr/setup/"), site.url("/zh-tw/doc/")}
     exported = [json.loads(line) for line in facts.read_text().splitlines()]
-    assert all("main_text" not in fact or "main_text_language" in fact for fact in exported)
+    assert all(fact["text_blocks"] for fact in exported if fact["fact"] == "page" and fact["status"] == 200)
     assert not any("Install" in json.dumps(fact) for fact in exported if fact["fact"] == "page"), "no text kept"
 
 
@@ -148,8 +150,8 @@ async def test_the_report_shows_what_each_text_reads_as_and_the_fix_leaves_it_ou
     context = AuditContext(store)
     findings = audit(context)
     html = render_report(context, findings)
-    assert "text reads as English (0.99): not the declared language (HL503)" in html
-    assert "text reads as German (0.99)</div>" in html
+    assert "text reads 100 % English: not the declared language (HL503)" in html
+    assert "text reads 100 % German</div>" in html
     assert "text too short to judge (" in html
     assert "whose text's language was judged (HL503), 2 too short to judge" in html
     (fix,) = [fix for fix in cluster_fixes(context) if site.url("/fr/setup/") in fix.annotated]

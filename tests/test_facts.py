@@ -58,9 +58,7 @@ EVERY_KIND = (
         is_html=True,
         fingerprint="0123456789abcdef0123456789abcdef01234567",
         links=["https://a.example/", "https://a.example/de/stra%C3%9Fe"],
-        main_text_language="de",
-        main_text_confidence=0.1 + 0.2,
-        main_text_letters=3_412,
+        text_blocks="0a1b2c3d:de:3412 ffffffff::12 01234567:-:40",
         rendered=True,
         render_error="the browser's navigation failed",
         served_only=[Annotation("html", "en", "/en", "https://a.example/en", line=8)],
@@ -125,6 +123,8 @@ def test_lines_written_by_json_dumps_read_back_to_equal_facts(ensure_ascii):
 
 
 def test_a_page_line_of_an_older_version_still_reads():
+    """Its fields this version no longer reads (the main text's language before block-level reading)
+    are left out."""
     line = (
         '{"fact": "page", "url": "https://a.example/d%C3%A9", "requested": "https://a.example/dé", '
         '"status": 200, "content_type": "text/html", "depth": 1, "annotations": [{"source": "html", '
@@ -134,7 +134,7 @@ def test_a_page_line_of_an_older_version_still_reads():
     (page,) = read_facts([line])
     assert page == Page(
         url="https://a.example/d%C3%A9", requested="https://a.example/dé", status=200,
-        content_type="text/html", depth=1, is_html=True, main_text_confidence=0.97,
+        content_type="text/html", depth=1, is_html=True,
         annotations=[Annotation("html", "fr", "/dé", "https://a.example/d%C3%A9", line=4)],
     )
 
@@ -150,10 +150,10 @@ def test_fields_in_any_order_read_to_the_same_fact():
 
 
 def test_what_json_dumps_writes_and_strict_json_has_not_still_reads():
-    page = Page(url="https://a.example/", requested="https://a.example/", main_text_confidence=math.nan,
+    page = Page(url="https://a.example/", requested="https://a.example/", depth=math.nan,  # type: ignore[arg-type]
                 error_detail="\ud800")
     (read,) = read_facts([json.dumps(fact_to_dict(page))])  # NaN, and the lone surrogate escaped
-    assert math.isnan(read.main_text_confidence) and read.error_detail == "\ud800"
+    assert math.isnan(read.depth) and read.error_detail == "\ud800"
 
 
 def test_strings_repeated_across_facts_are_read_back_shared():
@@ -161,7 +161,6 @@ def test_strings_repeated_across_facts_are_read_back_shared():
     assert page.url is page.annotations[0].url is entry.url is entry.annotations[0].url
     assert robots.sitemaps[0] is entry.sitemap is entry.annotations[0].sitemap is entry.ignored[0].sitemap
     assert page.annotations[0].source is page.served_only[0].source is page.ignored[0].source
-    assert page.html_lang is page.main_text_language
     assert probe.annotations[0].source is page.annotations[1].source
 
 

@@ -521,34 +521,41 @@ CHROME = "<header>Site banner</header><nav>Menu one two</nav><aside>Sidebar</asi
 @pytest.mark.parametrize(
     "body, main_text",
     [
-        (f"{CHROME}<main><h1>Title</h1><p>Own words.</p></main>", "Title Own words."),
-        (f'{CHROME}<div role="main"><div>Inner</div> words</div><p>after</p>', "Inner words"),
-        (f"{CHROME}<article>First</article><p>between</p><article>Second</article>", "First Second"),
-        (f"{CHROME}<p>Plain body text</p>", "Plain body text"),
+        (f"{CHROME}<main><h1>Title</h1><p>Own words.</p></main>", ("Title", "Own words.")),
+        (f'{CHROME}<div role="main"><div>Inner</div> words</div><p>after</p>', ("Inner", "words")),
+        (f"{CHROME}<article>First</article><p>between</p><article>Second</article>", ("First", "Second")),
+        (f"{CHROME}<p>Plain body text</p>", ("Plain body text",)),
         # <main> wins over <article>; several <main> all count; a hidden one does not.
-        ("<article>Teaser</article><main>Main one</main><main hidden>Hidden</main><main>two</main>", "Main one two"),
+        ("<article>Teaser</article><main>Main one</main><main hidden>Hidden</main><main>two</main>",
+         ("Main one", "two")),
         # An article's own header and footer are content; navigation inside main is not.
         ("<main><article><header>Headline</header>Body<footer>By me</footer></article><nav>TOC</nav></main>",
-         "Headline Body By me"),
-        # The words of links are left out: a page of links has no prose of its own.
-        ('<main>Read <a href="/x">the guide</a> first.</main>', "Read first."),
+         ("Headline", "Body", "By me")),
+        # The words of links count (menus repeat on every page: the audit leaves them out as template).
+        ('<main>Read <a href="/x">the guide</a> first.</main>', ("Read the guide first.",)),
         ("<main>Text<script>var s = 'code';</script><style>p{}</style><template>T</template>"
-         "<noscript>N</noscript>!</main>", "Text !"),
+         "<noscript>N</noscript>!</main>", ("Text!",)),
+        # Code reads as English in every language: left out, inline or as a block.
+        ("<main><p>Lancez <code>npm run build</code> puis</p><pre>npm start</pre><p>la <kbd>Ctrl</kbd>"
+         "<samp>out</samp> fin</p></main>", ("Lancez puis", "la fin")),
+        # A sidebar's tagline before a body without semantic elements: two blocks, not one text.
+        ('<div class="side"><div>Tagline here</div><a href="/">Home</a></div><div><h2>Post</h2>Body text</div>',
+         ("Tagline here", "Home", "Post", "Body text")),
         # An unclosed region ends with the body.
-        ("<nav>Menu<p>never closed</body>", ""),
+        ("<nav>Menu<p>never closed</body>", ()),
     ],
 )
-def test_main_text_is_the_pages_own_content(body, main_text):
+def test_main_text_is_the_pages_own_content_in_blocks(body, main_text):
     assert extract_html(f"<html><head><title>T</title></head><body>{body}</body></html>").main_text == main_text
 
 
 def test_main_text_is_bounded():
-    facts = extract_html("<main>" + "word " * 10_000 + "</main>")
-    assert MAIN_TEXT_LIMIT // 2 < len(facts.main_text) <= MAIN_TEXT_LIMIT
+    facts = extract_html("<main>" + "<p>word word</p>" * 20_000 + "</main>")
+    assert MAIN_TEXT_LIMIT // 2 < sum(map(len, facts.main_text)) <= MAIN_TEXT_LIMIT
 
 
 def test_head_text_and_titles_are_not_main_text():
-    assert extract_html("<head><title>Titre</title></head><body>Corps</body>").main_text == "Corps"
+    assert extract_html("<head><title>Titre</title></head><body>Corps</body>").main_text == ("Corps",)
 
 
 # -- lines counted when asked -----------------------------------------------------------------------

@@ -270,6 +270,25 @@ def test_a_static_page_rendered_keeps_its_served_annotations_and_lines():
     assert "adds 1 hreflang annotation " in found["HL701"].message and found["HL701"].hreflang == "fr"
 
 
+def test_the_rendered_main_text_is_judged_and_the_served_one_where_rendering_failed():
+    from qivrora_spider.extract.page_facts import build_page
+    from qivrora_spider.extract.rendered import failed_rendering, with_rendering
+
+    english = "<p>" + "The settings are read from a configuration file when the program starts. " * 4 + "</p>"
+    served = html_page(body="<main><p>Chargement de la page en cours...</p></main>", lang="de")
+    dom = html_page(body=f"<main>{english}</main>", lang="de")
+
+    def page(text: str) -> Page:
+        return build_page(url="https://a.example/de", requested="https://a.example/de", status=200,
+                          headers=lambda name: ["text/html"] if name == "Content-Type" else [],
+                          text=text, in_scope=True, depth=0)
+
+    rendered = with_rendering(page(served), page(dom))
+    assert rendered.text_blocks == page(dom).text_blocks != page(served).text_blocks
+    assert [f.check for f in audit([rendered]) if f.check == "HL503"] == ["HL503"]
+    assert failed_rendering(page(served), "timeout").text_blocks == page(served).text_blocks
+
+
 def test_a_facts_file_without_the_render_fields_still_loads():
     old = {"fact": "page", "url": "https://a.example/", "requested": "https://a.example/", "status": 200}
     page = fact_from_dict(old)

@@ -1,11 +1,23 @@
-"""The letter count HL503 needs before it identifies a main text (extract/text_language.py)."""
+"""The letter count HL503 needs before it identifies a main text, and the blocks it reads
+(extract/text_language.py)."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qivrora_spider.extract.text_language import letters_in
+from qivrora_spider.extract.text_language import (
+    MAX_BLOCKS,
+    MAX_CALLS,
+    NAMES,
+    UNREAD,
+    block_digests,
+    block_evidence,
+    encode_blocks,
+    is_prose,
+    letters_in,
+    read_blocks,
+)
 
 
 def test_each_latin_1_character_counts_as_str_isalpha_says() -> None:
@@ -16,3 +28,52 @@ def test_each_latin_1_character_counts_as_str_isalpha_says() -> None:
 @given(st.text(max_size=300) | st.text(st.characters(max_codepoint=0xFF), max_size=300))
 def test_any_text_has_the_letters_str_isalpha_counts(text: str) -> None:
     assert letters_in(text) == sum(map(str.isalpha, text))
+
+
+# -- block by block (issue 29) ----------------------------------------------------------------------
+
+GERMAN = (
+    "Die Anwendung liest ihre Einstellungen beim Start aus einer Konfigurationsdatei im Projektverzeichnis, "
+    "und fehlt diese Datei, werden Standardwerte verwendet."
+)
+ENGLISH = (
+    "The application reads its settings at start-up from a configuration file in the project folder, and "
+    "where the file is missing, defaults are used."
+)
+
+
+def test_each_block_keeps_its_digest_language_and_letters_never_its_text() -> None:
+    blocks = read_blocks([GERMAN, ENGLISH, "Weiter", "Zurück"])
+    assert [(block.language, block.letters) for block in blocks] == [
+        ("de", letters_in(GERMAN)), ("en", letters_in(ENGLISH)), (NAMES, 6), (NAMES, 6),  # labels: names
+    ]
+    assert blocks[0].digest == read_blocks([GERMAN])[0].digest != blocks[1].digest
+    encoded = encode_blocks(blocks)
+    assert "Anwendung" not in encoded and len(encoded.split()) == 4
+
+
+def test_short_blocks_are_identified_with_their_neighbours() -> None:
+    items = [sentence + "." for sentence in ENGLISH.split(",")]  # three short list items
+    assert {block.language for block in read_blocks(items)} == {"en"}
+
+
+def test_names_are_no_evidence() -> None:
+    names = ["Bright Pixel Studio", "Cloud Forge Labs", "Northwind Traders", "Blue Harbor Design", "Red Maple Press",
+             "Silver Lake Software", "Golden Gate Bakery"]
+    assert is_prose(GERMAN) and is_prose(ENGLISH) and not is_prose(" ".join(names))
+    assert {block.language for block in read_blocks(names)} == {NAMES}
+    assert block_evidence(encode_blocks(read_blocks(names))) == []
+
+
+def test_a_long_page_is_sampled_across_its_whole_text_within_the_caps() -> None:
+    page = [ENGLISH] * 40 + [GERMAN] * 40 + [f"{n}" for n in range(1000)]  # numbers: no letters, no block
+    blocks = read_blocks(page)
+    assert len(blocks) == MAX_BLOCKS
+    read = [block.language for block in blocks if block.language != UNREAD]
+    assert len(read) == MAX_CALLS and set(read) == {"en", "de"}, "the end of the text is read too"
+
+
+def test_evidence_leaves_out_names_unread_and_malformed_items() -> None:
+    encoded = "0000000a:en:300 0000000b:-:50 0000000c:?:70 0000000d::12 x:en:12a :: y:de:-4 0000000e:sr-Latn:9"
+    assert block_evidence(encoded) == [("0000000a", "en", "300"), ("0000000d", "", "12"), ("0000000e", "sr-Latn", "9")]
+    assert block_digests(encoded)[:4] == ["0000000a", "0000000b", "0000000c", "0000000d"]

@@ -69,8 +69,9 @@ class HtmlFacts:
     sitemaps: list[str]
     #: None where not asked for: only the crawl state compares fingerprints (SM010, SM011).
     fingerprint: str | None
-    #: The page's own content, at most ``MAIN_TEXT_LIMIT`` characters (``MainText``); "" where not asked.
-    main_text: str = ""
+    #: The page's own content as blocks of text, at most ``MAIN_TEXT_LIMIT`` characters (``MainText``);
+    #: none where not asked.
+    main_text: tuple[str, ...] = ()
     #: The hrefs of ``links`` that only `rel="nofollow"` anchors name: no link for SM014.
     nofollow_links: list[str] = field(default_factory=list)
 
@@ -208,7 +209,7 @@ class _Extractor(HtmlTokenizer):
             nofollow_links=[href for href in self._links if href not in self._followed],
             base_href=self._base_href,
             fingerprint=text_fingerprint(self._text.parts()) if self._text is not None else None,
-            main_text=self._main.text() if self._main is not None else "",
+            main_text=self._main.blocks() if self._main is not None else (),
         )
 
     # -- insertion mode (WHATWG 13.2.6.4.1 to 13.2.6.4.6) --

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ..facts import LocaleProbe, Page
 from .hreflang_values import canonical_hreflang, parse_language_tag, primary_language
+from .text_language import dominant_language
 
 X_DEFAULT = "x-default"
 
@@ -43,6 +44,6 @@ def probe_fact(answer: Page, accept_language: str, vary: str) -> LocaleProbe:
         location=answer.location,
         annotations=[a for a in answer.annotations if a.source in ("html", "header")],
         canonicals=answer.canonicals,
-        main_text_language=answer.main_text_language,
+        main_text_language=dominant_language(answer.text_blocks),
         vary="accept-language" in {part.strip().lower() for part in vary.split(",")},
     )

@@ -1,12 +1,13 @@
-"""The page's main text, whose language HL503 compares with the declared one, gathered while the page is
-tokenized (``MainText``)."""
+"""The page's main text, whose language HL503 compares with the declared one, gathered block by block
+while the page is tokenized (``MainText``)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-#: Enough text to identify a language with confidence; more costs time and tells nothing new.
-MAIN_TEXT_LIMIT = 1000
+#: Characters of main text gathered per page: a bound on memory and on identification time for a
+#: hostile page; far more than any page needs (``text_language.MAX_BLOCKS`` samples the blocks).
+MAIN_TEXT_LIMIT = 100_000
 
 #: Elements whose text is the page's own content.
 _MAIN_TAGS = frozenset({"main"})
@@ -14,25 +15,36 @@ _MAIN_TAGS = frozenset({"main"})
 #: outside its main content and articles (an article's own header holds its headline).
 _CHROME_TAGS = frozenset({"nav", "aside"})
 _BANNER_TAGS = frozenset({"header", "footer"})
-_REGION_TAGS = _MAIN_TAGS | _CHROME_TAGS | _BANNER_TAGS | {"article"}
+#: Code reads as English in every language: left out of the evidence, wherever it stands.
+_CODE_TAGS = frozenset({"pre", "code", "kbd", "samp"})
+_REGION_TAGS = _MAIN_TAGS | _CHROME_TAGS | _BANNER_TAGS | _CODE_TAGS | {"article"}
+#: Elements that start or end a block of text: paragraphs, list items, table cells, headings, quotations,
+#: definition lists and the containers around them (a `<div>` holding a tagline is a block of its own).
+_BLOCK_TAGS = frozenset(
+    "p li td th caption h1 h2 h3 h4 h5 h6 blockquote dd dt dl ul ol table tr div section article main "
+    "header footer nav aside figure figcaption form fieldset legend details summary address hr br body "
+    "option button label pre".split()
+)
 
 
 class MainText:
-    """The text a careful reader calls the page's own, gathered while the page is tokenized.
+    """The text a careful reader calls the page's own, as blocks, gathered while the page is tokenized.
 
     The rule (README, HL503): the text of `<main>` and `[role=main]` elements where the page has
     any, else of its `<article>` elements, else of `<body>`; in each case without `<nav>`, `<aside>`,
-    elements marked `hidden`, the words of links (menus, tag clouds and listings are links, not the
-    page's prose), scripts, styles, templates and `<noscript>`; `<header>` and `<footer>` count only
-    inside the main content or an article. Several `<main>` or `<article>` elements all count, in
-    document order. Each bucket keeps at most ``MAIN_TEXT_LIMIT`` characters.
+    elements marked `hidden`, code (`pre`, `code`, `kbd`, `samp`), scripts, styles, templates and
+    `<noscript>`; `<header>` and `<footer>` count only inside the main content or an article. Several
+    `<main>` or `<article>` elements all count, in document order. The words of links count: the
+    menus and tag clouds they are made of repeat on every page and are left out as template text at
+    the audit. Each bucket keeps at most ``MAIN_TEXT_LIMIT`` characters.
 
     Regions are tracked from start and end tags without a tree: an element of interest opens a
     region, a nested element of the same name deepens it, and its end tag (or `</body>`) closes it
-    with whatever opened inside and was left unclosed.
+    with whatever opened inside and was left unclosed. A block ends where a block element starts
+    or ends, so a sidebar's tagline and the article after it are two blocks.
     """
 
-    __slots__ = ("_regions", "_region_tags", "_open", "_buckets", "_sizes", "_in_link", "_done")
+    __slots__ = ("_regions", "_region_tags", "_open", "_buckets", "_sizes", "_block", "_block_bucket", "_done")
 
     def __init__(self) -> None:
         self._regions: list[list] = []  # [tag, kind, depth]
@@ -40,15 +52,14 @@ class MainText:
         self._open = {"main": 0, "article": 0, "skip": 0}
         self._buckets: dict[str, list[str]] = {"main": [], "article": [], "body": []}
         self._sizes = {"main": 0, "article": 0, "body": 0}
-        # Links do not nest (a new <a> closes the open one): a flag, not a region.
-        self._in_link = False
+        self._block: list[str] = []  # the pieces of the block being read
+        self._block_bucket = "body"
         # The main content's bucket is full: nothing later can change the text.
         self._done = False
 
     def start(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "a":
-            self._in_link = True
-            return
+        if tag in _BLOCK_TAGS:
+            self._end_block()
         if self._done or (not attrs and tag not in _REGION_TAGS and tag not in self._region_tags):
             return  # most tags: no region opens or deepens
         kind = None
@@ -56,7 +67,7 @@ class MainText:
             kind = "main"
         elif tag == "article":
             kind = "article"
-        elif tag in _CHROME_TAGS or (
+        elif tag in _CHROME_TAGS or tag in _CODE_TAGS or (
             tag in _BANNER_TAGS and not (self._open["main"] or self._open["article"])
         ):
             kind = "skip"
@@ -78,15 +89,13 @@ class MainText:
                 return
 
     def end(self, tag: str) -> None:
-        if tag == "a":
-            self._in_link = False
-            return
+        if tag in _BLOCK_TAGS or tag == "html":
+            self._end_block()
         regions = self._regions
         if self._done or not regions or (tag not in self._region_tags and tag not in ("body", "html")):
             return
         if tag in ("body", "html"):
             self._close(0)
-            self._in_link = False
             return
         for index in range(len(regions) - 1, -1, -1):
             region = regions[index]
@@ -106,20 +115,32 @@ class MainText:
 
     def data(self, text: str) -> None:
         open_ = self._open
-        if self._in_link or open_["skip"] or self._done:
-            return
+        if open_["skip"] or self._done or (not self._block and text.isspace()):
+            return  # the whitespace between blocks starts none
         bucket = "main" if open_["main"] else "article" if open_["article"] else "body"
+        if bucket != self._block_bucket:
+            self._end_block()
+            self._block_bucket = bucket
         size = self._sizes[bucket]
         if size < MAIN_TEXT_LIMIT:
             piece = text[: MAIN_TEXT_LIMIT - size]
-            self._buckets[bucket].append(piece)
+            self._block.append(piece)
             self._sizes[bucket] = size = size + len(piece)
-            self._done = bucket == "main" and size >= MAIN_TEXT_LIMIT
+            if bucket == "main" and size >= MAIN_TEXT_LIMIT:
+                self._end_block()
+                self._done = True
 
-    def text(self) -> str:
-        """The first bucket of main, article, body that has words."""
-        for bucket in ("main", "article", "body"):
-            words = " ".join(" ".join(self._buckets[bucket]).split())
+    def _end_block(self) -> None:
+        if self._block:
+            words = " ".join("".join(self._block).split())
             if words:
-                return words
-        return ""
+                self._buckets[self._block_bucket].append(words)
+            self._block = []
+
+    def blocks(self) -> tuple[str, ...]:
+        """The blocks of the first bucket of main, article, body that has words, in document order."""
+        self._end_block()
+        for bucket in ("main", "article", "body"):
+            if self._buckets[bucket]:
+                return tuple(self._buckets[bucket])
+        return ()

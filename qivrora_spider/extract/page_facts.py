@@ -12,7 +12,7 @@ from typing import Callable, Iterable
 from ..facts import PAGE_STATUS, Annotation, Canonical, IgnoredAnnotation, Page
 from .html_extract import extract_html
 from .linkheader import parse_link_headers
-from .text_language import identify
+from .text_language import encode_blocks, read_blocks
 from .urls import InvalidURL, normalize_url
 
 HeaderLookup = Callable[[str], list[str]]
@@ -157,11 +157,8 @@ def build_page(
     if page.noindex is None and html.noindex:
         page.noindex = "meta"
     page.fingerprint = html.fingerprint
-    # Only the identified language is kept, never the text (memory grows with the graph).
-    read = identify(html.main_text)
-    page.main_text_language = sys.intern(read.language) if read.language else None
-    page.main_text_confidence = read.confidence
-    page.main_text_letters = read.letters
+    # Only the blocks' digests, languages and letters are kept, never the text (memory grows with the graph).
+    page.text_blocks = encode_blocks(read_blocks(html.main_text))
     page.links = [link for link in dict.fromkeys(resolve(h, base) for h in html.links) if link is not None]
     if sitemaps is not None:
         sitemaps += [url for url in dict.fromkeys(resolve(h, base) for h in html.sitemaps) if url is not None]

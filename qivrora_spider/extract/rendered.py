@@ -1,8 +1,8 @@
 """A page as served and as a browser rendered it, made one ``Page`` fact. Pure: no Scrapy, no browser.
 
 With ``-a render=1`` the graph follows the rendered page, which is what Google indexes: its
-annotations, canonicals, ``<html lang>``, meta robots and links replace those of the HTML as served.
-What the served HTML said is not lost: an annotation both carry keeps the served one (its source line,
+annotations, canonicals, ``<html lang>``, meta robots, links and main text replace those of the HTML
+as served. What the served HTML said is not lost: an annotation both carry keeps the served one (its source line,
 ``source="html"``); one only the rendered page carries is ``source="rendered"``; and the served ones
 rendering removed or changed are kept in ``Page.served_only``. HL701 and HL702 read exactly that, so
 ``hreflang-report`` on exported facts finds what the crawl found.
@@ -30,7 +30,8 @@ def with_rendering(served: Page, rendered: Page) -> Page:
     """``served`` (built from the response body) with the HTML facts of ``rendered`` (built from the
     DOM the browser serialised, with the same headers).
 
-    The HTTP ``Link`` header and the content fingerprint stay those of the response: the browser
+    The main text read for HL503 is the rendered one: a page whose script writes its text is judged on
+    what a reader sees. The HTTP ``Link`` header and the content fingerprint stay those of the response: the browser
     cannot change the first, and the second must not change with every render (SM010, SM011).
     """
     header = [a for a in served.annotations if a.source == "header"]
@@ -73,6 +74,7 @@ def with_rendering(served: Page, rendered: Page) -> Page:
         content_language=rendered.content_language,
         noindex=rendered.noindex,
         links=list(rendered.links),
+        text_blocks=rendered.text_blocks,
         rendered=True,
         render_error=None,
         served_only=served_only,

@@ -5,19 +5,43 @@ alone made no wrong call on 200 letters or more once closely related languages a
 the crawl's budget (about 66 µs and 7 MiB for 2,000 letters). Its model is compiled into the package:
 nothing is downloaded. CLD2 is no longer developed; pycld2 is (0.42, 2025).
 
-Identification is pure and bounded: the main text is cut at ``MAIN_TEXT_LIMIT`` characters before it
-gets here, and a text with fewer than ``MIN_LETTERS`` letters is counted, not identified.
+A page's main text is read block by block (``read_blocks``): each block keeps its digest, language and
+letters, never its text, so that the audit can leave out the blocks every page of a site repeats (its
+template) and weigh the languages of the rest (audit/checks/language.py). Identification is pure and
+bounded: at most ``MAX_BLOCKS`` blocks a page, sampled across the whole main text.
 """
 
 from __future__ import annotations
 
+import base64
 import re
+import zlib
 from dataclasses import dataclass
+from typing import NamedTuple, Sequence
 
 import pycld2
 
 #: Fewer letters than this are too few to judge (HL503, CHECKS-NEXT.md).
 MIN_LETTERS = 200
+#: Blocks kept per page (digest, language, letters): a page with more keeps an even sample across
+#: its main text. Bounds the facts to about 700 bytes a page.
+MAX_BLOCKS = 48
+#: Calls to CLD2 per page: each costs about 17 µs on 200 characters, so a page of 30 paragraphs
+#: identified one by one would cost the crawl a quarter more CPU (bench/RESULTS.md, "HL503:
+#: block-level language"). A page with more identifies an even sample of its blocks (and runs);
+#: the others keep their digest, for the template, and ``UNREAD`` as their language.
+MAX_CALLS = 6
+#: Characters of a block (or run) given to CLD2, about 170 letters: CLD2 made no error on blocks of 160
+#: letters or more (bench/RESULTS.md, "HL503: block-level language"); the block's letters all count.
+IDENTIFIED_CHARACTERS = 200
+#: Characters of it that tell prose from names: a list of names is names from its first words.
+NAMES_CHARACTERS = 150
+#: A block with fewer letters (a heading, a list item, a table cell) is identified together with its
+#: short neighbours: alone, CLD2 cannot tell the language of a few words.
+SHORT_BLOCK = 40
+#: Letters of short blocks identified together: enough for CLD2 to be reliable on most runs, few enough
+#: that a run stays local (the items of one list, not half the page).
+RUN_LETTERS = 100
 
 #: CLD2's codes where hreflang writes another ISO 639-1 code (or, for Chinese, names the script).
 _CLD2_CODES = {"iw": "he", "jw": "jv", "zh": "zh-Hans", "sr-ME": "sr"}
@@ -87,10 +111,10 @@ def letters_in(text: str) -> int:
         return sum(map(str.isalpha, text))
 
 
-def identify(text: str) -> Identified:
-    """The language of `text` (a page's main text), or only its letter count when it has too few."""
+def identify(text: str, min_letters: int = MIN_LETTERS) -> Identified:
+    """The language of `text`, or only its letter count when it has fewer than `min_letters`."""
     letters = letters_in(text)
-    if letters < MIN_LETTERS:
+    if letters < min_letters or not letters:
         return Identified(None, 0.0, letters)
     try:
         reliable, _, details = pycld2.detect(text, isPlainText=True)
@@ -113,3 +137,114 @@ def identify(text: str) -> Identified:
         elif cyrillic <= 1 - _CLEAR_SCRIPT:
             language += "-Latn"
     return Identified(language, min(share, 100) / 100, letters)
+
+
+class TextBlock(NamedTuple):
+    """A block of a page's main text, as the facts keep it: never its text."""
+
+    #: CRC-32 of the block's text (``_digest``): equal on every page that repeats the block.
+    digest: str
+    #: What the block (with its short neighbours) reads as; None where CLD2 is unsure; ``NAMES``.
+    language: str | None
+    letters: int
+
+
+def block_digest(text: str) -> str:
+    """CRC-32 in 6 characters of URL-safe Base64: the facts hold one for each block of each page."""
+    return base64.urlsafe_b64encode(zlib.crc32(text.encode("utf-8", "surrogatepass")).to_bytes(4, "big"))[:6].decode()
+
+
+#: The language of a block of names: not prose, left out of the evidence.
+NAMES = "-"
+#: The language of a block left out of the sample identified (``MAX_CALLS``): no evidence either.
+UNREAD = "?"
+
+
+def is_prose(text: str) -> bool:
+    """Whether a block is written prose, not a list of names: in cased scripts, prose starts at least
+    a third of its words in lower case (German, which capitalises nouns, about two thirds); names,
+    titles and product lists start nearly all in capitals. Names read as any language, so a page of
+    them (a showcase, an icon gallery) must not be judged on them."""
+    initials = "".join([word[0] for word in text.split()])
+    lower = sum(map(str.islower, initials))
+    return 3 * lower >= lower + sum(map(str.isupper, initials))
+
+
+def read_blocks(blocks: Sequence[str]) -> tuple[TextBlock, ...]:
+    """The blocks of a main text (``MainText.blocks``) with their languages.
+
+    Blocks without letters are left out; of more than ``MAX_BLOCKS``, an even sample across the text
+    is kept, so a long page is judged on all of it, not on its beginning. A run of consecutive short
+    blocks is identified as one text, each of them taking its language. Of more than ``MAX_CALLS``
+    blocks and runs, an even sample is identified; one of names (``is_prose``) is not: its language
+    is ``NAMES``.
+    """
+    lettered = [(text, count) for text in blocks if (count := letters_in(text))]
+    if len(lettered) > MAX_BLOCKS:
+        step = len(lettered) / MAX_BLOCKS
+        lettered = [lettered[int(index * step)] for index in range(MAX_BLOCKS)]
+    # Units of identification: a block alone, or a run of short blocks.
+    units: list[list[tuple[str, int]]] = []
+    run: list[tuple[str, int]] = []
+    run_letters = 0
+    for text, count in lettered:
+        if count < SHORT_BLOCK:
+            run.append((text, count))
+            run_letters += count
+            if run_letters < RUN_LETTERS:
+                continue
+        if run:
+            units.append(run)
+            run, run_letters = [], 0
+        if count >= SHORT_BLOCK:
+            units.append([(text, count)])
+    if run:
+        units.append(run)
+    step = max(1.0, len(units) / MAX_CALLS)
+    sampled = {int(index * step) for index in range(min(MAX_CALLS, len(units)))}
+    read: list[TextBlock] = []
+    for index, members in enumerate(units):
+        language: str | None = UNREAD
+        if index in sampled:
+            text = "\n".join(text for text, _ in members)[:IDENTIFIED_CHARACTERS]
+            language = identify(text, min_letters=1).language if is_prose(text[:NAMES_CHARACTERS]) else NAMES
+        read.extend(TextBlock(block_digest(text), language, count) for text, count in members)
+    return tuple(read)
+
+
+def encode_blocks(blocks: Sequence[TextBlock]) -> str:
+    """The blocks as ``Page.text_blocks`` keeps them: `digest:language:letters`, space-separated, and
+    `digest:?` for a block not identified (only its digest serves, for the template). One string a
+    page costs a fraction of a list of objects, in memory and in exported facts."""
+    return " ".join(
+        f"{block.digest}:{UNREAD}" if block.language == UNREAD else f"{block.digest}:{block.language or ''}:{block.letters}"
+        for block in blocks
+    )
+
+
+#: An item of ``encode_blocks`` whose language is evidence (a language, or "" for unsure), not ``NAMES``
+#: or ``UNREAD``: digest, language, letters. Read in C, as the audit reads every page's blocks.
+_EVIDENCE = re.compile(r"(?:^| )([^ :]+):([^ :?\-][^ :]*|):(\d+)(?= |$)")
+_DIGEST = re.compile(r"(?:^| )([^ :]+):")
+
+
+def block_digests(encoded: str) -> list[str]:
+    """The digests of ``encode_blocks``' items."""
+    return _DIGEST.findall(encoded)
+
+
+def block_evidence(encoded: str) -> list[tuple[str, str, str]]:
+    """The items of ``encode_blocks`` that are evidence of the language: (digest, language or "",
+    letters as written). A malformed item (a hand-edited facts file) is left out."""
+    return _EVIDENCE.findall(encoded)
+
+
+def dominant_language(encoded: str | None) -> str | None:
+    """The language that holds the most letters among a page's identified blocks (template text
+    included), or None: what two answers of one URL are compared on (HL801), where the frame is the
+    same in both and only the body can differ."""
+    letters: dict[str, int] = {}
+    for _, language, count in block_evidence(encoded or ""):
+        if language:
+            letters[language] = letters.get(language, 0) + int(count)
+    return max(sorted(letters), key=letters.__getitem__) if letters else None

@@ -15,7 +15,7 @@ from itertools import islice
 from typing import Sequence
 
 from ..audit import CHECKS, AuditContext, Check
-from ..audit.checks.language import CONFIDENT, content_mismatches, language_name
+from ..audit.checks.language import content_mismatches, text_reading
 from ..audit.core.segments import locale_segments, segment_coverage
 from ..extract.text_language import MIN_LETTERS
 from ..findings import SEVERITY_RANK, Finding
@@ -240,22 +240,24 @@ def _text_language(context: AuditContext, url: str) -> tuple[str, bool]:
     page = context.page(url)
     if page is None or page.status != 200 or not page.is_html:
         return "", False
-    if page.main_text_letters < MIN_LETTERS:
-        return f"text too short to judge ({page.main_text_letters} letters)", False
-    if page.main_text_language is None:
-        return "text's language unclear", False
-    read = f"text reads as {language_name(page.main_text_language)} ({page.main_text_confidence:.2f})"
-    return read, url in content_mismatches(context)
+    reading = text_reading(context, url)
+    letters = reading.letters if reading is not None else 0
+    if reading is None or letters < MIN_LETTERS:
+        return f"text too short to judge ({letters} letters)", False
+    if reading.majority() is None:
+        return f"text's language unclear: {reading.described()}", False
+    return f"text reads {reading.described()}", url in content_mismatches(context)
 
 
 def _text_counts(context: AuditContext) -> tuple[int, int]:
     """Pages whose main text was read with confidence, and pages with too little text to judge."""
     judged = short = 0
-    for page in context.pages.values():
+    for url, page in context.pages.items():
         if page.status == 200 and page.is_html:
-            if page.main_text_letters < MIN_LETTERS:
+            reading = text_reading(context, url)
+            if reading is None or reading.letters < MIN_LETTERS:
                 short += 1
-            elif page.main_text_language is not None and page.main_text_confidence >= CONFIDENT:
+            elif reading.majority() is not None:
                 judged += 1
     return judged, short
 

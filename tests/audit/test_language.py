@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from tests.audit.builders import ann, cluster, entry, family_findings, hits, page
 
 GB, DE = "https://ex.com/en-gb/", "https://ex.com/de/"
@@ -109,8 +111,15 @@ def test_near_miss_clean_cluster() -> None:
 XD = "https://ex.com/"
 
 
-def read_as(language: str | None, confidence: float = 0.97, letters: int = 1200) -> dict:
-    return {"main_text_language": language, "main_text_confidence": confidence, "main_text_letters": letters}
+_DIGESTS = itertools.count(1)
+
+
+def read_as(language: str | None, share: float = 0.97, letters: int = 1200, *chrome: str) -> dict:
+    """Blocks of a page's own text: `share` of `letters` in `language`, the rest unclear; then the
+    `chrome` blocks (`digest:language:letters`) its template repeats."""
+    own = round(share * letters)
+    blocks = [f"{next(_DIGESTS):08x}:{language or ''}:{own}", f"{next(_DIGESTS):08x}::{letters - own}", *chrome]
+    return {"text_blocks": " ".join(blocks)}
 
 
 def text_site(de_text: dict, *, de_value: str = "de", de_lang: str | None = "de") -> list:
@@ -127,8 +136,8 @@ def test_hl503_untranslated_page() -> None:
     assert (finding.name, finding.severity) == ("content-language-mismatch", "warning")
     assert (finding.url, finding.target, finding.hreflang, finding.source) == (DE, "", "de", "html")
     assert finding.message == (
-        "The main text (1,840 letters) reads as English (0.98), but this page declares itself `de`: "
-        "translate it, or leave it out of the cluster until it is translated."
+        "Its text reads 98 % English, 2 % unclear (1,840 letters, template text left out), but this page "
+        "declares itself `de`: translate it, or leave it out of the cluster until it is translated."
     )
 
 
@@ -148,12 +157,14 @@ def test_hl503_compares_scripts_where_the_page_names_one() -> None:
     ]
     assert hits(text_site(read_as("zh-Hant"), de_value="zh", de_lang="zh"), "HL503") == []
     (serbian,) = hits(text_site(read_as("sr-Cyrl"), de_value="sr-Latn", de_lang="sr"), "HL503")
-    assert "reads as Serbian (Cyrillic)" in serbian.message
+    assert "reads 97 % Serbian (Cyrillic)" in serbian.message
 
 
 def test_hl503_judges_only_confident_long_texts_of_pages() -> None:
     assert hits(text_site(read_as("en", 0.79)), "HL503") == []  # a page partly translated
-    assert hits(text_site(read_as(None, 0.0, 150)), "HL503") == []  # too short: never identified
+    assert len(hits(text_site(read_as("en", 0.8)), "HL503")) == 1
+    assert hits(text_site(read_as("en", 1.0, 199)), "HL503") == []  # too short to judge
+    assert len(hits(text_site(read_as("en", 1.0, 200)), "HL503")) == 1
     assert hits(text_site(read_as("en"), de_value="x-default"), "HL503") == []
     gone = text_site(read_as("en"))
     gone[1].status = 404
@@ -171,3 +182,51 @@ def test_hl503_leaves_languages_the_identifier_cannot_name() -> None:
     # Northern Sami is not one of CLD2's languages: its text reads as a neighbour's, Finnish say.
     assert hits([page(DE, html_lang="se", **read_as("fi"))], "HL503") == []
     assert len(hits([page(DE, html_lang="sv", **read_as("fi"))], "HL503")) == 1
+
+
+def _theme(count: int, own: str, chrome: tuple[str, ...]) -> list:
+    """`count` German pages of one host, each with its own text (`own`) under the same chrome."""
+    return [page(f"https://ex.com/de/{n}/", html_lang="de", **read_as(own, 1.0, 400, *chrome)) for n in range(count)]
+
+
+def test_hl503_leaves_out_blocks_half_the_pages_of_a_host_and_language_repeat() -> None:
+    tagline, footer = "aaaaaaaa:de:900", "bbbbbbbb:de:300"
+    pages = _theme(3, "de", (tagline, footer))
+    pages.append(page("https://ex.com/de/x/", html_lang="de", **read_as("en", 1.0, 400, tagline, footer)))
+    (finding,) = hits(pages, "HL503")
+    assert finding.url == "https://ex.com/de/x/"
+    assert finding.message.startswith("Its text reads 100 % English (400 letters, template text left out)")
+    # On 2 pages only (under TEMPLATE_MIN_PAGES), or on fewer than half of them, a block is the page's own.
+    assert hits(pages[2:], "HL503") == []
+    rare = _theme(4, "de", ()) + [
+        page(f"https://ex.com/de/y{n}/", html_lang="de", **read_as("en", 1.0, 400, tagline, footer)) for n in range(3)
+    ]
+    assert hits(rare, "HL503") == []
+    # Another host's pages, or the same host's English pages, do not make a block template text.
+    other = [page(f"https://other.com/de/{n}/", html_lang="de", **read_as("de", 1.0, 400, tagline)) for n in range(5)]
+    english = [page(f"https://ex.com/en/{n}/", html_lang="en", **read_as("en", 1.0, 400, tagline)) for n in range(5)]
+    assert hits(other + english + pages[2:], "HL503") == []
+
+
+def test_hl503_leaves_names_out_of_the_evidence() -> None:
+    names = page(DE, html_lang="de", text_blocks="0000000a:-:3000 0000000b:en:150")
+    assert hits([names], "HL503") == []
+    names.text_blocks += " 0000000c:en:50"
+    (finding,) = hits([names], "HL503")
+    assert finding.message.startswith("Its text reads 100 % English (200 letters")
+
+
+def test_hl503_reads_hand_edited_blocks_without_failing() -> None:
+    edited = page(DE, html_lang="de", text_blocks="x:en:12a 0000000a:en:300 : ::: y:en:-4")
+    assert [f.message.split(" (")[0] for f in hits([edited], "HL503")] == ["Its text reads 100 % English"]
+
+
+def test_hl503_counts_the_template_on_a_sample_of_a_large_site(monkeypatch) -> None:
+    from qivrora_spider.audit.checks import language
+
+    monkeypatch.setattr(language, "TEMPLATE_SAMPLE", 20)
+    tagline = "aaaaaaaa:de:900"
+    pages = _theme(200, "de", (tagline,))
+    pages.append(page("https://ex.com/de/x/", html_lang="de", **read_as("en", 1.0, 400, tagline)))
+    assert [f.url for f in hits(pages, "HL503")] == ["https://ex.com/de/x/"]
+    assert [f.url for f in hits(list(reversed(pages)), "HL503")] == ["https://ex.com/de/x/"]

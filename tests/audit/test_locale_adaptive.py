@@ -30,7 +30,7 @@ def test_probe_language_is_the_first_other_language_by_sorted_value() -> None:
 
 def test_hl801_other_canonical_and_other_text_language() -> None:
     probe = same_as_en(canonicals=[canonical(DE)], main_text_language="de")
-    (finding,) = hits(site(probe, main_text_language="en"), "HL801")
+    (finding,) = hits(site(probe, text_blocks="a1b2c3:en:400"), "HL801")
     assert (finding.url, finding.target, finding.hreflang, finding.severity) == (EN, "", "de", "warning")
     assert "another canonical" in finding.message and "main text read as `de`, not `en`" in finding.message
 

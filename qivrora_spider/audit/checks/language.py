@@ -9,13 +9,15 @@ may list several languages; any one of them that matches is enough.
 
 from __future__ import annotations
 
+import zlib
+from collections import Counter, defaultdict
 from typing import Iterator, NamedTuple
 
 import pycountry
 
 from ...extract.hreflang_values import canonical_hreflang, parse_language_tag, primary_language
 from ...extract.text_language import KNOWN as KNOWN_LANGUAGES
-from ...extract.text_language import group
+from ...extract.text_language import MIN_LETTERS, block_digests, block_evidence, group
 from ...extract.urls import variant_key
 from ...facts import Annotation, Page
 from ..core.context import SOURCE_ORDER, AuditContext, per_audit, where_read
@@ -133,10 +135,18 @@ def html_lang_missing(ctx: AuditContext) -> Iterator[Hit]:
         yield Hit(url, f"{problem}: {fix}.", source="html")
 
 
-#: HL503 judges only a text this much of which is in one language (or group): measured on mixed pages,
-#: a correctly translated page with a long quotation stays above it for its own language, and
-#: a page 30-40 % translated stays below it for the other (bench/RESULTS.md).
+#: HL503 judges only a text this much of which is in one language (or group), letters weighed: a
+#: correctly translated page with long quotations stays above it for its own language, and a page
+#: half translated stays below it for the other (bench/RESULTS.md, "HL503: block-level language").
 CONFIDENT = 0.80
+#: A block is template text (a tagline, a footer, "Edit this page") where it stands on at least this
+#: share of the pages of one host and declared language, and on at least ``TEMPLATE_MIN_PAGES`` of
+#: them (bench/RESULTS.md, "HL503: block-level language", gives the shares measured on real builds).
+TEMPLATE_SHARE = 0.5
+TEMPLATE_MIN_PAGES = 3
+#: Pages of one host and declared language whose blocks are counted: beyond, a sample chosen by URL
+#: (the same whatever order the facts come in) bounds the audit's memory on a large site.
+TEMPLATE_SAMPLE = 2000
 _SCRIPT_NAMES = {"Hans": "Simplified", "Hant": "Traditional", "Cyrl": "Cyrillic", "Latn": "Latin"}
 #: Chinese regions whose script is implied where the tag names none (as CLDR's likely subtags have it).
 _ZH_SCRIPT_OF_REGION = {"TW": "Hant", "HK": "Hant", "MO": "Hant", "CN": "Hans", "SG": "Hans", "MY": "Hans"}
@@ -181,32 +191,129 @@ def declared_language(ctx: AuditContext, url: str) -> tuple[str, Annotation | No
     return None
 
 
+class TextReading(NamedTuple):
+    """What a page's main text reads as once template text is left out (HL503, the report's matrix)."""
+
+    #: Letters of the prose blocks that remain and were identified: the page's own prose (names, template
+    #: and blocks outside the sample identified left out).
+    letters: int
+    #: Letters per language tag read (unidentified blocks under None), most first.
+    languages: tuple[tuple[str | None, int], ...]
+
+    def majority(self) -> tuple[str, int] | None:
+        """The language whose group holds a confident majority of ``MIN_LETTERS`` letters or more."""
+        groups: Counter[str] = Counter()
+        for language, letters in self.languages:
+            if language is not None:
+                groups[group(language)] += letters
+        if not groups:
+            return None
+        wanted, letters = groups.most_common(1)[0]
+        if letters < MIN_LETTERS or letters < CONFIDENT * self.letters:
+            return None
+        # The tag read most within that group, so that a script (zh-Hant, sr-Cyrl) is compared.
+        read = next(language for language, _ in self.languages if language and group(language) == wanted)
+        return read, letters
+
+    def described(self) -> str:
+        """``84 % English, 9 % German``: the languages read, with a share of 1 % or more."""
+        parts = [
+            f"{round(100 * letters / self.letters)} % {language_name(language) if language else 'unclear'}"
+            for language, letters in self.languages
+            if 100 * letters >= self.letters
+        ]
+        return ", ".join(parts)
+
+
+def _page_group(ctx: AuditContext, url: str) -> tuple[str, str]:
+    """The pages whose common blocks are template text: one host, one declared language."""
+    declared = declared_language(ctx, url)
+    return url.split("/", 3)[2], group(declared[0]) if declared else ""
+
+
+def _sampled(url: str, pages: int) -> bool:
+    """Whether a page of a group of `pages` is in the sample whose blocks are counted: by its URL, so
+    that the answer does not depend on the order the facts come in."""
+    return pages <= TEMPLATE_SAMPLE or zlib.crc32(url.encode("utf-8", "surrogatepass")) < (
+        TEMPLATE_SAMPLE / pages
+    ) * 2**32
+
+
+def _has_text(page: Page) -> bool:
+    return page.status == 200 and page.is_html and isinstance(page.text_blocks, str) and bool(page.text_blocks)
+
+
+@per_audit
+def template_digests(ctx: AuditContext) -> dict[tuple[str, str], frozenset[str]]:
+    """(host, declared language) -> the digests of its template blocks: those on at least
+    ``TEMPLATE_SHARE`` of its pages, and on ``TEMPLATE_MIN_PAGES`` or more. Pages are read twice, and
+    their blocks decoded only for the sample: memory stays that of the counts, whatever the site's size."""
+    pages_in: Counter[tuple[str, str]] = Counter()
+    for url, page in ctx.pages.items():
+        if _has_text(page):
+            pages_in[_page_group(ctx, url)] += 1
+    seen: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    sampled: Counter[tuple[str, str]] = Counter()
+    for url, page in ctx.pages.items():
+        if _has_text(page):
+            key = _page_group(ctx, url)
+            if _sampled(url, pages_in[key]):
+                sampled[key] += 1
+                seen[key].update(set(block_digests(page.text_blocks)))
+    return {
+        key: frozenset(
+            digest
+            for digest, pages in counts.items()
+            if pages >= TEMPLATE_MIN_PAGES and pages >= TEMPLATE_SHARE * sampled[key]
+        )
+        for key, counts in seen.items()
+    }
+
+
+def text_reading(ctx: AuditContext, url: str) -> TextReading | None:
+    """What a page's main text reads as, with its template blocks and blocks of names left out; None
+    for a page without text (not HTML, not 200, or facts of a version before block-level reading)."""
+    page = ctx.page(url)
+    if page is None or not _has_text(page):
+        return None
+    left_out = template_digests(ctx).get(_page_group(ctx, url), frozenset())
+    languages: Counter[str | None] = Counter()
+    for digest, language, letters in block_evidence(page.text_blocks):
+        if digest not in left_out:
+            languages[language or None] += int(letters)
+    ranked = sorted(languages.items(), key=lambda item: (-item[1], item[0] or "~"))
+    return TextReading(sum(languages.values()), tuple(ranked))
+
+
 class Mismatch(NamedTuple):
     """A page whose main text is in another language than it declares (HL503)."""
 
     declared: str  # as written
     read: str  # what the text reads as
     annotation: Annotation | None  # the self-reference that declares it; None: `<html lang>` does
+    reading: TextReading
 
 
 def content_mismatch(ctx: AuditContext, page: Page) -> Mismatch | None:
     """The mismatch where a page's main text is confidently in another language, or script, than
     it declares; None otherwise or where it cannot be judged."""
-    read = page.main_text_language
-    if page.status != 200 or read is None or page.main_text_confidence < CONFIDENT:
+    reading = text_reading(ctx, page.url)
+    majority = reading.majority() if reading is not None else None
+    if majority is None:
         return None
     declared = declared_language(ctx, page.url)
     if declared is None:
         return None
+    read = majority[0]
     written, annotation = declared
     wanted = group(written)
     if wanted not in KNOWN_LANGUAGES:
         return None  # CLD2 cannot answer that language: it would name a neighbour
     if wanted != group(read):
-        return Mismatch(written, read, annotation)
+        return Mismatch(written, read, annotation, reading)  # type: ignore[arg-type]
     script, read_script = _script(written), _script(read)
     if script and read_script and script != read_script:
-        return Mismatch(written, read, annotation)
+        return Mismatch(written, read, annotation, reading)  # type: ignore[arg-type]
     return None
 
 
@@ -230,9 +337,12 @@ whose hreflang (or `<html lang>`) says `fr` but whose main text is English is us
 translated: documentation generators and CMSs publish the default language under the translated URL
 and translate only the menus around it. French users are sent to an English page, and the "French"
 page competes with the English one. The main text is that of `<main>`, `<article>` or `[role=main]`,
-else of `<body>` without navigation, header, footer, sidebars and link text, so translated menus do
-not hide it. Judged on 200 letters or more, where CLD2 (Chromium's language detector) is confident:
-at least 80 % of the text in one language. Croatian, Serbian and Bosnian count as one language, as do
+else of `<body>`, without navigation, sidebars, code, and header and footer outside the content. It is
+identified block by block (paragraphs, list items, cells, headings) with CLD2, Chromium's language
+detector, and the blocks that at least half of the pages of the host and declared language repeat
+(taglines, footers, "Edit this page", menus) are left out: a translated frame does not hide an
+untranslated body. Judged where one language holds at least 80 % of the remaining letters, and 200
+letters or more: a page of names, or half translated, is not judged. Croatian, Serbian and Bosnian count as one language, as do
 Malay and Indonesian, and Norwegian Bokmål and Nynorsk: no detector tells them apart reliably.
 Scripts are compared where the page names one (`zh-Hant`, `sr-Latn`, or `zh-TW`).
 """,
@@ -246,14 +356,12 @@ translated. If the text is right, correct the declared language.
 """,
 )
 def content_language_mismatch(ctx: AuditContext) -> Iterator[Hit]:
-    for url, (written, read, annotation) in sorted(content_mismatches(ctx).items()):
-        page = ctx.pages[url]
+    for url, (written, _, annotation, reading) in sorted(content_mismatches(ctx).items()):
         said = f"declares itself `{written}`" if annotation else f'says `<html lang="{written}">`'
         yield Hit(
             url,
-            f"The main text ({page.main_text_letters:,} letters) reads as {language_name(read)} "
-            f"({page.main_text_confidence:.2f}), but this page {said}: translate it, or leave it out of "
-            "the cluster until it is translated.",
+            f"Its text reads {reading.described()} ({reading.letters:,} letters, template text left out), "
+            f"but this page {said}: translate it, or leave it out of the cluster until it is translated.",
             hreflang=written if annotation else "",
             source=annotation.source if annotation else "html",
         )

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...extract.hreflang_values import canonical_hreflang, parse_language_tag
+from ...extract.text_language import dominant_language
 from ...facts import Annotation, LocaleProbe, Page
 from ..core.context import AuditContext, is_usable
 from ..core.registry import Hit, check
@@ -41,7 +42,7 @@ def _changes(page: Page, probe: LocaleProbe) -> list[str]:
     probed = {c.url or c.href for c in probe.canonicals}
     if canonical != probed:
         changes.append(f"it named another canonical ({name_list(sorted(probed)) or 'none'})")
-    read, probed_read = page.main_text_language, probe.main_text_language
+    read, probed_read = dominant_language(page.text_blocks), probe.main_text_language
     if read and probed_read and parse_language_tag(read) != parse_language_tag(probed_read):
         changes.append(f"its main text read as {code(probed_read)}, not {code(read)}")
     return changes

@@ -1,0 +1,110 @@
+"""HL503 block by block: CLD2's error per block length, what reading blocks costs a page, and the
+bytes the block list adds to a page's facts.
+
+    .venv/bin/python -m bench.hl503_blocks             # all three, about a minute
+    .venv/bin/python -m bench.hl503_blocks --pages 500 # more benchmark pages for the cost
+
+Error: the texts of bench/langid_samples (21 languages and scripts, not `mixed/`), cut into sentences
+and groups of sentences, each identified as one block (``identify(text, min_letters=1)``); wrong
+where CLD2 names another language (closely related ones grouped, as HL503 groups them), unsure where
+it names none. Cost: the pages of the benchmark site (bench/generate_site.py, seed 1), each parsed
+without and with its main text, the minimum of 5 rounds of ``time.process_time``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+from bench.generate_site import SiteModel, SiteOptions, write_site
+from qivrora_spider.extract.html_extract import extract_html
+from qivrora_spider.extract.text_language import encode_blocks, group, identify, letters_in, read_blocks
+
+SAMPLES = Path(__file__).parent / "langid_samples"
+#: Letters per block: the bounds of each row of the error table.
+BUCKETS = ((1, 20), (20, 40), (40, 80), (80, 160), (160, 320), (320, 10_000))
+_SENTENCE = re.compile(r"(?<=[.!?。！？])\s*")
+
+
+def blocks_of(text: str) -> list[str]:
+    """Sentences, and runs of 2, 4 and 8 of them: blocks from a heading's length to a paragraph's."""
+    sentences = [s.strip() for paragraph in text.split("\n\n") for s in _SENTENCE.split(paragraph) if s.strip()]
+    found = list(sentences)
+    for size in (2, 4, 8):
+        found += [" ".join(sentences[i : i + size]) for i in range(0, len(sentences) - size + 1, size)]
+    return found
+
+
+def error_table() -> list[str]:
+    counts: dict[tuple[int, int], Counter[str]] = {bucket: Counter() for bucket in BUCKETS}
+    for folder in sorted(p for p in SAMPLES.iterdir() if p.is_dir() and p.name != "mixed"):
+        wanted = group(folder.name)
+        for path in sorted(folder.glob("*.txt")):
+            for block in blocks_of(path.read_text(encoding="utf-8")):
+                letters = letters_in(block)
+                bucket = next(b for b in BUCKETS if b[0] <= letters < b[1])
+                read = identify(block, min_letters=1).language
+                counts[bucket]["unsure" if read is None else "right" if group(read) == wanted else "wrong"] += 1
+    lines = ["| letters | blocks | wrong | unsure |", "|---|---:|---:|---:|"]
+    for (low, high), count in counts.items():
+        total = sum(count.values())
+        lines.append(
+            f"| {low}–{high - 1} | {total} | {100 * count['wrong'] / total:.1f} % | {100 * count['unsure'] / total:.1f} % |"
+        )
+    return lines
+
+
+def cost_table(pages: int) -> list[str]:
+    with tempfile.TemporaryDirectory() as folder:
+        write_site(Path(folder), SiteModel(SiteOptions(pages=pages), "http://127.0.0.1:8080"))
+        texts = [path.read_text(encoding="utf-8") for path in sorted(Path(folder).rglob("index.html"))]
+    timings: dict[str, list[float]] = {"parse": [], "gather": [], "old": [], "blocks": []}
+    for _ in range(5):
+        start = time.process_time()
+        for text in texts:
+            extract_html(text, main_text=False)
+        timings["parse"].append(time.process_time() - start)
+        start = time.process_time()
+        gathered = [extract_html(text).main_text for text in texts]
+        timings["gather"].append(time.process_time() - start)
+        start = time.process_time()
+        for blocks in gathered:
+            identify(" ".join(blocks)[:1000])  # the identification before issue 29: one call, 1,000 characters
+        timings["old"].append(time.process_time() - start)
+        start = time.process_time()
+        encoded = [encode_blocks(read_blocks(blocks)) for blocks in gathered]
+        timings["blocks"].append(time.process_time() - start)
+    per_page = {name: 1e6 * min(values) / len(texts) for name, values in timings.items()}
+    sizes = [len(value) for value in encoded]
+    counts = [len(value.split()) for value in encoded]
+    return [
+        f"{len(texts)} pages of the benchmark site, µs per page (min of 5):",
+        "",
+        "| parse, no main text | + gathering blocks | identify 1,000 characters (before) | identify blocks (now) |",
+        "|---:|---:|---:|---:|",
+        f"| {per_page['parse']:.0f} | +{per_page['gather'] - per_page['parse']:.0f} | +{per_page['old']:.0f} "
+        f"| +{per_page['blocks']:.0f} |",
+        "",
+        f"Blocks kept per page: median {statistics.median(counts):.0f}, max {max(counts)}. `text_blocks`: median "
+        f"{statistics.median(sizes):.0f} characters, max {max(sizes)}; in memory "
+        f"{sys.getsizeof('x' * int(statistics.median(sizes)))} bytes for the median (one str object).",
+    ]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pages", type=int, default=200)
+    args = parser.parse_args()
+    print("\n".join(error_table()))
+    print()
+    print("\n".join(cost_table(args.pages)))
+
+
+if __name__ == "__main__":
+    main()
