@@ -67,6 +67,8 @@ DOWNLOADER_MIDDLEWARES = {
     # First of all: a request to an internal address (127/8, 10/8, 169.254.169.254, ::1, ... or a host
     # name resolving to one) is not sent unless its host is a start host (QIVRORA_ALLOW_PRIVATE).
     "qivrora_spider.downloadermiddlewares.private_guard.PrivateAddressGuard": 50,
+    # The user's own servers (loopback, private addresses, a build folder) get no delay, AutoThrottle none.
+    "qivrora_spider.downloadermiddlewares.pace.OwnServerPace": 60,
     "qivrora_spider.downloadermiddlewares.robots.RobotsMiddleware": 100,
     # Only with -a site=FOLDER -a base=URL: the folder answers instead of the network.
     "qivrora_spider.downloadermiddlewares.offline.StaticSiteMiddleware": 950,
@@ -124,6 +126,9 @@ QIVRORA_FAIL_ON = ""
 QIVRORA_REPORT = ""
 #: Path of the fixes file, one JSON line per cluster: the annotations the site should publish; "" writes none.
 QIVRORA_FIXES = ""
+#: Print the audit's summary after the crawl's last log line, whatever the log level, instead of logging
+#: it (`qivrora audit` sets it: the summary is what its user reads last).
+QIVRORA_SUMMARY_LAST = False
 #: Seconds between progress lines in the log (0: none).
 QIVRORA_PROGRESS_INTERVAL = 10.0
 #: The crawl state (SQLite): what earlier crawls of each site saw, for SM010/SM011 and the findings'
