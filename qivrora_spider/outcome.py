@@ -32,6 +32,9 @@ AUDITED_STAT = "qivrora/findings"
 #: Set where no start could be used: the findings are the CR001 rows alone, and nothing was audited.
 NO_START_STAT = "qivrora/no_usable_start"
 
+#: The audit's summary (counts per severity and check), which `qivrora audit` prints last.
+SUMMARY_STAT = "qivrora/summary"
+
 #: Which record wins where several apply: an interruption says most, then a run that could not audit.
 _PRECEDENCE = (INTERRUPTED, NOT_AUDITED)
 

@@ -71,9 +71,7 @@ class Command(KeepsCrawler, ScrapyCrawl):
             return
         stats = self._crawler.stats.get_stats()
         status = recorded(stats)
-        for reason in reasons(stats):
-            print(f"qivrora: {reason}", file=sys.stderr)
-        self._say_where_nothing_was_written(stats)
+        self._say_how_it_went(stats)
         if status is not None:
             self.exitcode = status
             return
@@ -81,6 +79,12 @@ class Command(KeepsCrawler, ScrapyCrawl):
             return
         if any(stats.get(f"qivrora/findings/{severity}", 0) for severity in at_or_above(self._fail_on)):
             self.exitcode = FINDINGS_FAILED
+
+    def _say_how_it_went(self, stats: dict[str, object]) -> None:
+        """The last lines on stderr: why the run is not whole, and where nothing was written."""
+        for reason in reasons(stats):
+            print(f"qivrora: {reason}", file=sys.stderr)
+        self._say_where_nothing_was_written(stats)
 
     def _say_where_nothing_was_written(self, stats: dict[str, object]) -> None:
         """An audit whose findings go nowhere says so last, and how to keep them."""

@@ -24,7 +24,7 @@ from ..audit.core.fact_store import FactStore
 from ..audit.core.starts import Verdict, unusable_starts, verdict
 from ..facts import FACT_TYPES
 from ..findings import SEVERITY_RANK, Finding
-from ..outcome import INTERRUPTED, NO_START_STAT, NOT_AUDITED, record, recorded
+from ..outcome import INTERRUPTED, NO_START_STAT, NOT_AUDITED, SUMMARY_STAT, record, recorded
 from ..signals import audit_items, crawl_settling
 from ..state.history import CrawlHistory
 from ..state.jobdir import FactLog
@@ -217,7 +217,9 @@ class AuditExtension:
                 reason,
             )
             return
-        logger.info(summary(self.findings))
+        stats.set_value(SUMMARY_STAT, summary(self.findings))
+        if not self.crawler.settings.getbool("QIVRORA_SUMMARY_LAST"):
+            logger.info(stats.get_value(SUMMARY_STAT))
         if reason == "finished" and self.context is not None and recorded(stats.get_stats()) is None:
             self.history.record(self.context, self.findings, spider.crawl_info)  # type: ignore[attr-defined]
 
