@@ -85,8 +85,14 @@ def _outputs(parser: argparse.ArgumentParser, what: str) -> None:
     parser.add_argument("--report", metavar="FILE", help="write the HTML report (fix first, clusters, findings) to FILE")
     parser.add_argument("--fixes", metavar="FILE", help="write the annotations each cluster should carry, one JSON line each")
     parser.add_argument(
-        "--fail-on", metavar="LEVEL", choices=SEVERITY_RANK,
-        help=f"exit with status 1 when a finding is at or above LEVEL ({', '.join(SEVERITY_RANK)})",
+        "--fail-on", metavar="LEVEL",
+        help=f"exit with status 1 when a finding is at or above LEVEL ({', '.join(SEVERITY_RANK)}); "
+        "SEGMENT:LEVEL (de:error) looks at one segment only",
+    )
+    parser.add_argument(
+        "--segment", metavar="NAME=PATTERN", action="append", default=[],
+        help="count a part of the site apart in the summary, the report and JUnit (de=/de/, de=de., "
+        "de=.de, or a glob with *); repeatable; default: the locale segments learned from the clusters",
     )
     parser.add_argument(
         "-s", "--set", metavar="NAME=VALUE", action="append", default=[], dest="settings",
@@ -180,6 +186,8 @@ def _common(options: argparse.Namespace, outputs: list[str]) -> list[str]:
         argv += _setting("QIVRORA_FIXES", options.fixes)
     if options.fail_on:
         argv += _setting("QIVRORA_FAIL_ON", options.fail_on)
+    if options.segment:
+        argv += _setting("QIVRORA_SEGMENTS", ",".join(options.segment))
     for setting in options.settings:
         argv += ["-s", setting]
     return argv

@@ -15,6 +15,7 @@ from itertools import islice
 from typing import Sequence
 
 from ..audit import CHECKS, AuditContext, Check
+from ..audit.core.url_segments import Segment, count_by_segment
 from ..audit.checks.language import CONFIDENT, content_mismatches, language_name
 from ..extract.text_language import MIN_LETTERS
 from ..findings import SEVERITY_RANK, Finding
@@ -115,11 +116,13 @@ def render_report(
     *,
     audited: bool = True,
     notes: Sequence[str] = (),
+    segments: Sequence[Segment] = (),
 ) -> str:
     """The whole page; pass `fixes` when they are already computed (``QIVRORA_FIXES``).
 
     ``audited`` False: no audit happened (no usable start), and the header says so before anything;
-    ``notes``: why the run is not whole (interrupted, an outage, findings unknown), in the header.
+    ``notes``: why the run is not whole (interrupted, an outage, findings unknown), in the header;
+    ``segments``: the parts of the site counted apart in the summary.
     """
     fixes = cluster_fixes(context) if fixes is None else fixes
     counts = Counter((f.cluster, f.severity) for f in findings if f.cluster)
@@ -145,6 +148,10 @@ def render_report(
         fetched=len(context.pages),
         severities={severity: sum(f.severity == severity for f in findings) for severity in SEVERITY_RANK},
         total=len(findings),
+        segments=[
+            (name, next((s.pattern for s in segments if s.name == name), ""), severities)
+            for name, severities in count_by_segment(findings, tuple(segments)).items()
+        ] if segments else [],
         checks=_check_sections(findings),
         clusters=[
             _cluster(context, cid, {s: counts[cid, s] for s in SEVERITY_RANK}, fired.get(cid, Counter()), fix_by_id, fix_of_url)

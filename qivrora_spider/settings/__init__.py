@@ -119,8 +119,13 @@ QIVRORA_SEVERITY: dict[str, str] = {}
 #: Checks to skip, e.g. -s QIVRORA_DISABLE=HL203,SM002.
 QIVRORA_DISABLE: list[str] = []
 #: The lowest severity that fails the run (exit status 1) and a JUnit test case: error, warning or notice;
-#: "" fails on none (the JUnit report then fails on errors and warnings).
+#: "" fails on none (the JUnit report then fails on errors and warnings). SEGMENT:LEVEL (de:error) fails
+#: on the findings of one segment only (QIVRORA_SEGMENTS).
 QIVRORA_FAIL_ON = ""
+#: Named parts of the site, NAME=PATTERN each (de=/de/, de=de., de=.de, a glob with *), e.g.
+#: -s QIVRORA_SEGMENTS=de=/de/,fr=/fr/: the summary, the report and JUnit count by them, and
+#: QIVRORA_FAIL_ON=de:error gates one. Empty: the locale segments learned from the clusters.
+QIVRORA_SEGMENTS: list[str] = []
 #: Path of report.html, written right after the audit (also by `scrapy hreflang-report`); "" writes none.
 #: One self-contained page for people: summary, a matrix and a picture per cluster, fixes, findings.
 QIVRORA_REPORT = ""
