@@ -48,8 +48,17 @@ def at_or_above(level: str) -> set[str]:
 
 
 def fail_on_level(value: object) -> str | None:
-    """QIVRORA_FAIL_ON's severity (None when unset); ValueError when it names none."""
-    level = str(value or "").strip().lower()
+    """QIVRORA_FAIL_ON's severity (None when unset); ValueError when it names none. ``SEGMENT:LEVEL``
+    gates one segment (``fail_on_segment``): a market's team on its own part of the site."""
+    level = str(value or "").strip().rpartition(":")[2].strip().lower()
     if level and level not in SEVERITY_RANK:
-        raise ValueError(f"QIVRORA_FAIL_ON: {level!r} is not one of {', '.join(SEVERITY_RANK)}")
+        raise ValueError(
+            f"QIVRORA_FAIL_ON: {level!r} is not one of {', '.join(SEVERITY_RANK)} (or SEGMENT:LEVEL)"
+        )
     return level or None
+
+
+def fail_on_segment(value: object) -> str | None:
+    """The segment QIVRORA_FAIL_ON gates (``de:error``), None where it gates the whole site."""
+    segment, colon, _ = str(value or "").strip().rpartition(":")
+    return segment.strip() or None if colon else None

@@ -32,6 +32,14 @@ AUDITED_STAT = "qivrora/findings"
 #: Set where no start could be used: the findings are the CR001 rows alone, and nothing was audited.
 NO_START_STAT = "qivrora/no_usable_start"
 
+#: The audit's summary (counts per severity and check), which `qivrora audit` prints last.
+SUMMARY_STAT = "qivrora/summary"
+
+#: The segments the audit counted by (``NAME=PATTERN`` each), and its findings per segment and severity
+#: (``qivrora/findings/segment/de/error``), which QIVRORA_FAIL_ON=de:error reads.
+SEGMENTS_STAT = "qivrora/segments"
+SEGMENT_COUNT_STAT = "qivrora/findings/segment"
+
 #: Which record wins where several apply: an interruption says most, then a run that could not audit.
 _PRECEDENCE = (INTERRUPTED, NOT_AUDITED)
 
@@ -71,14 +79,15 @@ def may_replace_outputs(stats: Any, *, findings: bool) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class RunOutcome:
-    """How a run went, for what it writes (the JUnit report): whether an audit happened, and why the
-    run is not whole (each reason a line; none: a whole audit)."""
+    """How a run went, for what it writes (the JUnit report): whether an audit happened, why the run is
+    not whole (each reason a line; none: a whole audit), and the segments it counted by."""
 
     audited: bool = True
     reasons: list[str] = field(default_factory=list)
+    segments: list[str] = field(default_factory=list)  # NAME=PATTERN each
 
     @classmethod
     def of(cls, stats: dict[str, Any]) -> RunOutcome:
         """From a crawl's stats: no audit where it never ran or no start could be used."""
         audited = stats.get(AUDITED_STAT) is not None and not stats.get(NO_START_STAT)
-        return cls(audited, reasons(stats))
+        return cls(audited, reasons(stats), list(stats.get(SEGMENTS_STAT) or []))

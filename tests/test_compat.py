@@ -177,6 +177,22 @@ def test_scrapy_downloader_lists_its_built_middlewares():
     assert downloader_middlewares(None) == ()
 
 
+def test_scrapy_downloader_keeps_its_slots_and_active_requests():
+    from scrapy import Request
+    from scrapy.core.downloader import Downloader
+
+    from qivrora_spider.compat.scrapy import DownloadWaits, download_waits
+
+    class Engine:
+        downloader = Downloader(get_crawler(settings_dict={"DOWNLOAD_DELAY": 0.25}))
+
+    _, slot = Engine.downloader._get_slot(Request("https://example.com/"))
+    slot.queue.append((Request("https://example.com/a"), None))
+    slot.transferring.add(Request("https://example.com/b"))
+    assert download_waits(Engine()) == DownloadWaits({"example.com": 0.25}, 1, 1)  # type: ignore[arg-type]
+    assert download_waits(None) == DownloadWaits()
+
+
 def test_scrapy_crawl_command_builds_its_crawler_in_create_crawler():
     from scrapy.commands import BaseRunSpiderCommand
     from scrapy.commands.crawl import Command

@@ -27,7 +27,7 @@ LAYERS = [
     # what may be fetched, how a fetch went; the browser; the HTTP handler (its connection pool)
     {"signals", "downloadermiddlewares", "rendering", "download_handlers"},
     {"spiders", "pipelines", "extensions"},  # the crawl
-    {"distributed", "commands", "cli", "settings"},  # the crawl over Redis; the command line; the settings
+    {"distributed", "commands", "cli", "__main__", "settings"},  # the crawl over Redis; the command line; the settings
     {"demo"},  # the demo shop and the test server; nothing in the package uses them
 ]
 LAYER_OF = {part: number for number, parts in enumerate(LAYERS) for part in parts}

@@ -146,6 +146,35 @@ def test_no_coverage_table_without_segments():
     assert [e for e in root.iter() if e.get("id") == "coverage"] == []
 
 
+def test_report_opens_on_fix_first_and_cluster_cards_name_their_first_page_and_checks():
+    context, findings = audited(broken_site())
+    root = parse(render_report(context, findings))
+    main = root.find(".//main")
+    assert main[0].get("id") == "fix-first", "the first thing read"
+    causes = main[0].find(".//ol").findall("li")
+    assert causes and all("removes" in text(li) for li in causes)
+    removed = [int(re.search(r"removes ([\d,]+) finding", text(li)).group(1)) for li in causes]
+    assert removed == sorted(removed, reverse=True)
+
+    cid = context.cluster_of[f"{E}/en/"]
+    article = by_id(root, cid)
+    heading = text(article.find("h3"))
+    assert heading == f"{context.clusters[cid][0]} cluster {cid}", "named by its first page, the id a label"
+    fired = text(next(p for p in article.iter("p") if p.get("class") == "fired"))
+    for check, count in Counter(f.check for f in findings if f.cluster == cid).items():
+        assert f"{check}" in fired and f"×{count}" in fired
+
+
+def test_matrix_rows_are_grouped_by_language():
+    context, findings = audited(broken_site())
+    root = parse(render_report(context, findings))
+    matrix = next(t for t in by_id(root, context.cluster_of[f"{E}/en/"]).iter("table") if t.get("class") == "matrix")
+    columns = [text(th.find("div")) for th in matrix.find("thead").iter("th") if th.find("div") is not None]
+    owns = [text(div).removeprefix("calls itself ") for div in matrix.iter("div") if div.get("class") == "own"]
+    positions = [min(columns.index(v) for v in own.split() if v in columns) for own in owns if set(own.split()) & set(columns)]
+    assert positions == sorted(positions) and len(positions) >= 3
+
+
 def test_matrix_cell_says_annotated_returned_and_status():
     context, findings = audited(broken_site())
     root = parse(render_report(context, findings))
@@ -200,6 +229,11 @@ def test_large_clusters_and_many_findings_are_capped_and_say_what_was_left_out()
     article = by_id(root, context.cluster_of[f"{E}/ad/"])
     assert not [t for t in article.iter("table") if t.get("class") == "matrix"]
     assert "larger than 60 × 30" in text(article)
+    by_language = next(t for t in article.iter("table") if "by-language" in t.get("class", ""))
+    lines = {text(row[0]): [text(cell) for cell in row[1:]] for row in by_language.find("tbody")}
+    assert len(lines) == len(regions) and lines["en-AE"] == ["1", "0", "0"]
+    assert lines["en-AD"] == ["1", "0", "1"], "/eg/ names /ad/, which does not name it back"
+    assert lines[f"en-{regions[-1]}"] == ["1", "1", "0"], "/ad/ lists alternates but none for en-EG"
     svg = article.find(f".//{SVG}svg")
     assert len([g for g in svg.iter(f"{SVG}g")]) == MAX_NODES
     assert f"{MAX_NODES} pages are drawn, those with missing return links first; {len(regions) - MAX_NODES} more are left out." in text(article)
@@ -396,3 +430,43 @@ def test_crawl_writes_report_and_fixes_and_the_offline_audit_writes_the_same(dem
     assert rerun.returncode == 0, rerun.stderr
     assert (offline / "report.html").read_bytes() == report.read_bytes()
     assert (offline / "fixes.jsonl").read_bytes() == fixes.read_bytes()
+
+
+# --- the real builds, looked at ---------------------------------------------------------------
+
+
+@pytest.mark.slow  # drives Chromium
+@pytest.mark.parametrize("build", ["docusaurus", "eleventy", "hugo", "mkdocs-material", "sphinx", "starlight", "vitepress"])
+def test_the_report_of_each_real_build_renders_with_no_console_message_and_no_script(build, tmp_path):
+    from PIL import Image
+
+    from .test_false_green import qivrora
+    from .test_real_builds import BUILDS, BUILT_FOR, MANIFEST
+
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        pytest.skip("Debian's chromium package is not installed (.ci/run installs it)")
+    start = BUILT_FOR + MANIFEST[build]["start"]
+    run = qivrora(
+        "check", str(BUILDS / build), start, "--base", BUILT_FOR + "/", "--report", "report.html", "-o", "f.csv",
+        "-s", "QIVRORA_STATE=", cwd=tmp_path,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    report = tmp_path / "report.html"
+    shot = tmp_path / f"{build}.png"
+    browsed = subprocess.run(
+        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}",
+         "--enable-logging=stderr", "--v=0", f"--screenshot={shot}", "--window-size=1280,2000", report.as_uri()],
+        capture_output=True, text=True, timeout=120, check=True,
+    )
+    assert "CONSOLE" not in browsed.stderr, "the page logs nothing: no script, nothing blocked"
+    with Image.open(shot) as image:
+        colours = image.convert("RGB").getcolors(maxcolors=1 << 20)
+    assert colours is not None and len(colours) > 50, "text, tables and colours, not a blank page"
+
+    root = parse(report.read_text(encoding="utf-8"))
+    assert root.find(".//main")[0].get("id") == "fix-first"
+    assert not [e for e in root.iter() if isinstance(e.tag, str) and e.tag.rsplit("}", 1)[-1] == "script"]
+    for article in by_id(root, "clusters").iter("article"):
+        assert text(article.find("h3")).startswith(BUILT_FOR), "named by a page, not a hash"

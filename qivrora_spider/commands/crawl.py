@@ -15,11 +15,13 @@ from scrapy.commands.crawl import Command as ScrapyCrawl
 from scrapy.utils.misc import load_object
 
 from ..compat.scrapy import KeepsCrawler
-from ..extensions.audit import audit_settings
+from ..extensions.audit import audit_settings, segment_settings
 from ..facts import FACT_TYPES
 from ..feeds.exporters import exported_items
-from ..findings import at_or_above, fail_on_level
-from ..outcome import AUDITED_STAT, FINDINGS_FAILED, USAGE_ERROR, reasons, recorded
+from ..findings import at_or_above, fail_on_level, fail_on_segment
+from ..outcome import (
+    AUDITED_STAT, FINDINGS_FAILED, SEGMENT_COUNT_STAT, SEGMENTS_STAT, USAGE_ERROR, reasons, recorded,
+)
 from ..rendering import render_problem
 from ..spiders.arguments import parse_arguments
 from ..state.history import CrawlHistory
@@ -28,12 +30,22 @@ if TYPE_CHECKING:
     import argparse
 
 
+def unknown_segment(gated: str | None, segments: list[str]) -> str | None:
+    """Why a gate on a segment cannot be judged: no segment of that name was given or learned. A gate
+    that looks at nothing must not pass."""
+    names = [segment.partition("=")[0] for segment in segments]
+    if gated is None or gated in names:
+        return None
+    return f"QIVRORA_FAIL_ON names the segment {gated!r}, which is none of: {', '.join(names) or 'no segment'}"
+
+
 def fail_on(settings: object) -> str | None:
     return fail_on_level(settings.get("QIVRORA_FAIL_ON"))  # type: ignore[attr-defined]
 
 
 class Command(KeepsCrawler, ScrapyCrawl):
     _fail_on: str | None = None
+    _fail_on_segment: str | None = None
 
     def process_options(self, args: list[str], opts: argparse.Namespace) -> None:
         """Check everything before Scrapy starts: a wrong value gets one line, no banner, no request."""
@@ -41,7 +53,9 @@ class Command(KeepsCrawler, ScrapyCrawl):
         assert self.settings is not None
         try:
             self._fail_on = fail_on(self.settings)
+            self._fail_on_segment = fail_on_segment(self.settings.get("QIVRORA_FAIL_ON"))
             audit_settings(self.settings)
+            segment_settings(self.settings)
             CrawlHistory(self.settings)
             if args and args[0] == "hreflang":
                 arguments = parse_arguments(opts.spargs)
@@ -71,16 +85,26 @@ class Command(KeepsCrawler, ScrapyCrawl):
             return
         stats = self._crawler.stats.get_stats()
         status = recorded(stats)
-        for reason in reasons(stats):
-            print(f"qivrora: {reason}", file=sys.stderr)
-        self._say_where_nothing_was_written(stats)
+        self._say_how_it_went(stats)
         if status is not None:
             self.exitcode = status
             return
         if self._fail_on is None:
             return
-        if any(stats.get(f"qivrora/findings/{severity}", 0) for severity in at_or_above(self._fail_on)):
+        problem = unknown_segment(self._fail_on_segment, stats.get(SEGMENTS_STAT) or [])
+        if problem:
+            print(f"qivrora: {problem}", file=sys.stderr)
+            self.exitcode = USAGE_ERROR
+            return
+        counted = f"{SEGMENT_COUNT_STAT}/{self._fail_on_segment}" if self._fail_on_segment else "qivrora/findings"
+        if any(stats.get(f"{counted}/{severity}", 0) for severity in at_or_above(self._fail_on)):
             self.exitcode = FINDINGS_FAILED
+
+    def _say_how_it_went(self, stats: dict[str, object]) -> None:
+        """The last lines on stderr: why the run is not whole, and where nothing was written."""
+        for reason in reasons(stats):
+            print(f"qivrora: {reason}", file=sys.stderr)
+        self._say_where_nothing_was_written(stats)
 
     def _say_where_nothing_was_written(self, stats: dict[str, object]) -> None:
         """An audit whose findings go nowhere says so last, and how to keep them."""

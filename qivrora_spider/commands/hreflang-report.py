@@ -21,13 +21,14 @@ from scrapy.utils.misc import load_object
 
 from ..audit import AuditContext, audit
 from ..audit.core.fact_store import FactStore
-from ..extensions.audit import audit_settings, summary
+from ..audit.core.url_segments import segment_of, site_segments
+from ..extensions.audit import audit_settings, segment_settings, summary
 from ..facts import read_facts
 from ..feeds.exporters import JUnitExporter, write_items
-from ..findings import at_or_above
+from ..findings import at_or_above, fail_on_segment
 from ..audit.core.starts import verdict
 from ..outcome import FINDINGS_FAILED, NOT_AUDITED, USAGE_ERROR, RunOutcome
-from .crawl import fail_on
+from .crawl import fail_on, unknown_segment
 
 if TYPE_CHECKING:
     import argparse
@@ -60,7 +61,9 @@ class Command(ScrapyCommand):
         assert self.settings is not None
         try:
             level = fail_on(self.settings)
+            gated = fail_on_segment(self.settings.get("QIVRORA_FAIL_ON"))
             severity, disabled = audit_settings(self.settings)
+            given = segment_settings(self.settings)
             store = FactStore()
             for name in args:
                 with open(name, encoding="utf-8") as lines:
@@ -79,11 +82,12 @@ class Command(ScrapyCommand):
         run = verdict(context)
         if not run.audited:
             findings = [finding for finding in findings if finding.check == "CR001"]
-        outcome = RunOutcome(run.audited, list(run.lines))
+        segments = site_segments(context, given)
+        outcome = RunOutcome(run.audited, list(run.lines), [str(segment) for segment in segments])
         feeds = feed_process_params_from_cli(self.settings, opts.output or [], overwrite_output=opts.overwrite_output)
         for uri, options in feeds.items():
             self._write(uri, options, findings, outcome)
-        print(summary(findings), file=sys.stderr)
+        print(summary(findings, segments), file=sys.stderr)
         for line in run.lines:
             print(f"qivrora: {line}", file=sys.stderr)
         # Imported here, not at the top: Scrapy imports every command on start-up, `scrapy crawl` too,
@@ -92,14 +96,22 @@ class Command(ScrapyCommand):
 
         try:
             report, fixes = self.settings.get("QIVRORA_REPORT"), self.settings.get("QIVRORA_FIXES")
-            write_outputs(context, findings, report=report, fixes=fixes, audited=run.audited, notes=run.lines)
+            write_outputs(
+                context, findings, report=report, fixes=fixes, audited=run.audited, notes=run.lines, segments=segments
+            )
         except OSError as exc:
             print(f"qivrora: cannot write the report or the fixes: {exc}", file=sys.stderr)
             self.exitcode = USAGE_ERROR
             return
-        if not run.audited:
+        problem = unknown_segment(gated, outcome.segments)
+        if problem:
+            print(f"qivrora: {problem}", file=sys.stderr)
+            self.exitcode = USAGE_ERROR
+        elif not run.audited:
             self.exitcode = NOT_AUDITED
-        elif level is not None and any(f.severity in at_or_above(level) for f in findings):
+        elif level is not None and any(
+            f.severity in at_or_above(level) and (gated is None or segment_of(segments, f) == gated) for f in findings
+        ):
             self.exitcode = FINDINGS_FAILED
 
     def _write(self, uri: str, options: dict[str, object], findings: list[Finding], outcome: RunOutcome) -> None:

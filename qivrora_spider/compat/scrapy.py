@@ -62,6 +62,13 @@ Entry: ``downloader_middlewares``
     Test: tests/test_compat.py::test_scrapy_downloader_lists_its_built_middlewares.
     Remove when: Scrapy offers a public way to reach a built component.
 
+Entry: ``download_waits``
+    Relies on: ``engine.downloader.slots`` (slot key -> ``Slot`` with ``delay``, ``queue``: the
+    requests waiting on the delay, and ``transferring``), as AutoThrottle reads them.
+    Tested with: Scrapy 2.19.0.
+    Test: tests/test_compat.py::test_scrapy_downloader_keeps_its_slots_and_active_requests.
+    Remove when: Scrapy offers a public view of its download slots.
+
 Entry: ``KeepsCrawler``
     Relies on: ``BaseRunSpiderCommand._create_crawler(spidercls)``, through which ``scrapy crawl``
     builds its crawler.
@@ -73,6 +80,7 @@ Entry: ``KeepsCrawler``
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from scrapy.exceptions import NotConfigured
@@ -164,6 +172,28 @@ class QuietLogFormatter(LogFormatter):
 def downloader_middlewares(engine: ExecutionEngine | None) -> tuple[Any, ...]:
     """The downloader middlewares the crawl built, in order; none before the engine exists."""
     return tuple(engine.downloader.middleware.middlewares) if engine is not None else ()
+
+
+@dataclass(frozen=True, slots=True)
+class DownloadWaits:
+    """What the downloader holds: each host's delay (where it has one), the requests waiting on it, and
+    the requests sent and not yet answered."""
+
+    delays: dict[str, float] = field(default_factory=dict)
+    delayed: int = 0
+    transferring: int = 0
+
+
+def download_waits(engine: ExecutionEngine | None) -> DownloadWaits:
+    """What the downloader holds now; nothing before the engine exists."""
+    if engine is None:
+        return DownloadWaits()
+    slots = engine.downloader.slots.items()
+    return DownloadWaits(
+        {key: slot.delay for key, slot in slots if slot.delay > 0},
+        sum(len(slot.queue) for _, slot in slots),
+        sum(len(slot.transferring) for _, slot in slots),
+    )
 
 
 class KeepsCrawler:

@@ -1,6 +1,6 @@
 """``python -m qivrora_spider.demo``: serve the demo site on 127.0.0.1 and audit it, as a user would.
 
-The audit is the command users run, ``scrapy crawl hreflang``, in a subprocess, so the demo shows
+The audit is the command users run, ``qivrora audit``, in a subprocess, so the demo shows
 the real thing: its output files, and whether the findings are the ones README documents.
 ``--serve`` only serves, to explore the site in a browser or crawl it by hand.
 """
@@ -20,21 +20,18 @@ from ..findings import SEVERITY_RANK
 from .site import ANSWER_KEY, MAIN, SECOND, build_demo_site
 from .site_server import SiteServer
 
-#: `scrapy crawl` finds the project (scrapy.cfg, the settings package) in the folder it runs in.
+#: The audit runs from the checkout, where `python -m qivrora_spider` is the `qivrora` command.
 PROJECT = Path(__file__).resolve().parents[2]
 #: What the audit writes, in the --out folder.
 OUTPUTS = ("findings.csv", "report.html", "fixes.jsonl")
-#: A local site needs no politeness; its ports change every run, so there is no history to keep.
-FAST = {"AUTOTHROTTLE_ENABLED": False, "DOWNLOAD_DELAY": 0, "QIVRORA_STATE": ""}
 
 
 def audit_command(start: str, out: Path) -> list[str]:
-    """`scrapy crawl hreflang`, as README shows it, writing every output into `out`."""
+    """`qivrora audit`, as README shows it, writing every output into `out`. No speed settings: a
+    server on 127.0.0.1 gets no delay by default. No crawl state: the demo's ports change every run."""
     findings, report, fixes = (out / name for name in OUTPUTS)
-    settings = {"QIVRORA_REPORT": report, "QIVRORA_FIXES": fixes, **FAST}
-    command = [sys.executable, "-m", "scrapy", "crawl", "hreflang", "-a", f"start={start}"]
-    command += ["-O", str(findings)]
-    return command + [arg for name, value in settings.items() for arg in ("-s", f"{name}={value}")]
+    command = [sys.executable, "-m", "qivrora_spider", "audit", start, "-o", str(findings)]
+    return command + ["--report", str(report), "--fixes", str(fixes), "-s", "QIVRORA_STATE="]
 
 
 def summary(rows: list[dict[str, str]], bases: Mapping[str, str]) -> str:

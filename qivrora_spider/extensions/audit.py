@@ -22,9 +22,12 @@ from scrapy.utils.job import job_dir
 from ..audit import AuditContext, audit, resolve_settings
 from ..audit.core.fact_store import FactStore
 from ..audit.core.starts import Verdict, unusable_starts, verdict
+from ..audit.core.url_segments import Segment, count_by_segment, parse_segments, site_segments
 from ..facts import FACT_TYPES
 from ..findings import SEVERITY_RANK, Finding
-from ..outcome import INTERRUPTED, NO_START_STAT, NOT_AUDITED, record, recorded
+from ..outcome import (
+    INTERRUPTED, NO_START_STAT, NOT_AUDITED, SEGMENT_COUNT_STAT, SEGMENTS_STAT, SUMMARY_STAT, record, recorded,
+)
 from ..signals import audit_items, crawl_settling
 from ..state.history import CrawlHistory
 from ..state.jobdir import FactLog
@@ -52,6 +55,11 @@ def audit_settings(settings: Any) -> tuple[dict[str, str], set[str]]:
     return resolve_settings(severity, settings.getlist("QIVRORA_DISABLE"))
 
 
+def segment_settings(settings: Any) -> tuple[Segment, ...]:
+    """QIVRORA_SEGMENTS (``NAME=PATTERN`` each), checked; ValueError if wrong."""
+    return parse_segments(settings.getlist("QIVRORA_SEGMENTS"))
+
+
 class AuditExtension:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -60,6 +68,9 @@ class AuditExtension:
         self.context: AuditContext | None = None
         self.verdict = Verdict()
         self.severity, self.disabled = audit_settings(crawler.settings)
+        self.given_segments = segment_settings(crawler.settings)
+        #: The segments the summary, the report and JUnit count by: given, or learned from the clusters.
+        self.segments: tuple[Segment, ...] = ()
         self.history = CrawlHistory(crawler.settings)
         #: Since the previous crawl (None without a crawl state): resolved findings, changed clusters.
         self.changes: Changes | None = None
@@ -115,6 +126,7 @@ class AuditExtension:
         seconds = time.perf_counter() - started
         logger.info("Audit done in %.1f s: %d findings to hand out", seconds, len(findings))
         self.findings = self._judge_run(self.context, findings)
+        self.segments = site_segments(self.context, self.given_segments)
         self._count(self.findings)
         self._write_outputs(self.context, self.findings)
         self.crawler.engine.crawl(
@@ -184,7 +196,8 @@ class AuditExtension:
         notes = [*self.verdict.lines, *([self.changes.unknown_line()] if self.changes else [])]
         try:
             for path in write_outputs(
-                context, findings, report=report, fixes=fixes, audited=self.verdict.audited, notes=notes
+                context, findings, report=report, fixes=fixes, audited=self.verdict.audited, notes=notes,
+                segments=self.segments,
             ):
                 logger.info("Qivrora wrote %s", path)
         except OSError as exc:
@@ -199,6 +212,11 @@ class AuditExtension:
             stats.inc_value(f"qivrora/findings/{finding.severity}")
             stats.inc_value(f"qivrora/findings/{finding.check}")
         stats.set_value("qivrora/clusters", len({f.cluster for f in findings if f.cluster}))
+        stats.set_value(SEGMENTS_STAT, [str(segment) for segment in self.segments])
+        for name, severities in count_by_segment(findings, self.segments).items():
+            for severity, count in severities.items():
+                if name is not None:
+                    stats.set_value(f"{SEGMENT_COUNT_STAT}/{name}/{severity}", count)
 
     def spider_closed(self, spider: Spider, reason: str) -> None:
         if self.fact_log is not None:
@@ -217,13 +235,15 @@ class AuditExtension:
                 reason,
             )
             return
-        logger.info(summary(self.findings))
+        stats.set_value(SUMMARY_STAT, summary(self.findings, self.segments))
+        if not self.crawler.settings.getbool("QIVRORA_SUMMARY_LAST"):
+            logger.info(stats.get_value(SUMMARY_STAT))
         if reason == "finished" and self.context is not None and recorded(stats.get_stats()) is None:
             self.history.record(self.context, self.findings, spider.crawl_info)  # type: ignore[attr-defined]
 
 
-def summary(findings: list[Finding], top: int = 5) -> str:
-    """Counts per severity and per check, and the clusters with most errors, for the log."""
+def summary(findings: list[Finding], segments: tuple[Segment, ...] = (), top: int = 5) -> str:
+    """Counts per severity and per check, the clusters with most errors, and the findings per segment."""
     if not findings:
         return "Qivrora audit: no findings."
     severities = Counter(f.severity for f in findings)
@@ -237,4 +257,9 @@ def summary(findings: list[Finding], top: int = 5) -> str:
     if clusters:
         lines.append("Clusters with most errors:")
         lines += [f"  {count:6d}  {cluster}" for cluster, count in clusters.most_common(top)]
+    if segments:
+        lines.append("By segment:")
+        for name, severities in count_by_segment(findings, segments).items():
+            counts = ", ".join(f"{severities[s]} {s}{'s' if severities[s] != 1 else ''}" for s in SEVERITY_RANK if severities[s])
+            lines.append(f"  {name or '(in none)':12}  {counts or 'no findings'}")
     return "\n".join(lines)

@@ -1,7 +1,10 @@
-"""Progress in the log every few seconds, so a long crawl shows it is alive and how far it got.
+"""Progress in the log every few seconds, so a long crawl shows it is alive, how far it got, and what
+it waits on.
 
-The graph checks can only run at the end, but the checks of single annotations (values, hrefs,
-placement) can be counted as facts arrive: the line shows those as "defects so far".
+Findings are counted once, at the end (the summary): most checks need the whole graph, and a count of
+the few that do not would read as the crawl's result. A crawl held back by the per-host delay says
+so, and how to lift it on one's own server; a crawl where nothing new arrived says what it waits for
+(requests in flight against the timeout, retries, timeouts so far).
 """
 
 from __future__ import annotations
@@ -13,8 +16,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from twisted.internet import task
 
-from ..audit.core.context import is_usable
-from ..extract.hreflang_values import check_hreflang
+from ..compat.scrapy import DownloadWaits, download_waits
 from ..facts import Page, SitemapEntry, TargetStatus
 
 if TYPE_CHECKING:
@@ -28,7 +30,9 @@ class ProgressLog:
     def __init__(self, crawler: Crawler, interval: float) -> None:
         self.crawler = crawler
         self.interval = interval
-        self.pages = self.alternates = self.annotations = self.defects = 0
+        self.pages = self.alternates = self.annotations = 0
+        #: What the previous line counted: the same again means nothing new arrived meanwhile.
+        self._last_counts: tuple[int, int] | None = None
         self.rendered = self.render_failed = 0  # -a render=1: pages through the browser, and HL703s
         self._task: task.LoopingCall | None = None
 
@@ -55,9 +59,6 @@ class ProgressLog:
             self.alternates += 1  # a URL left out (robots, limits, internal address) was not checked
         if isinstance(item, (Page, SitemapEntry)):
             self.annotations += len(item.annotations)
-            self.defects += len(item.ignored) + sum(
-                1 for a in item.annotations if check_hreflang(a.hreflang) is not None or not is_usable(a)
-            )
 
     def spider_opened(self) -> None:
         self._task = task.LoopingCall(self.log)
@@ -65,16 +66,46 @@ class ProgressLog:
 
     def log(self) -> None:
         # What is queued, not what this process enqueued less what it dequeued: with a shared queue
-        # (distributed crawls) workers dequeue each other's requests.
-        queued = len(self.crawler.engine.scheduler)  # type: ignore[arg-type]
+        # (distributed crawls) workers dequeue each other's requests. Requests the downloader holds
+        # for the per-host delay are queued too.
+        downloads = download_waits(self.crawler.engine)
+        queued = len(self.crawler.engine.scheduler) + downloads.delayed  # type: ignore[arg-type]
         rendering = getattr(getattr(self.crawler.spider, "arguments", None), "render", False)
         rendered = f", {self.rendered} rendered ({self.render_failed} could not be)" if rendering else ""
+        counts = (self.pages, self.alternates)
+        stalled = counts == self._last_counts
+        self._last_counts = counts
+        stats = self.crawler.stats.get_stats()
+        timeout = self.crawler.settings.getfloat("DOWNLOAD_TIMEOUT")
         logger.info(
-            "Progress: %d pages, %d alternates and other URLs checked%s, %d queued, "
-            "%d annotations read, %d defects so far (graph checks run at the end)",
-            self.pages, self.alternates, rendered, queued, self.annotations, self.defects,
+            "Progress: %d pages, %d alternates and other URLs checked%s, %d queued, %d annotations read%s",
+            self.pages, self.alternates, rendered, queued, self.annotations,
+            "".join(waiting(downloads, queued, stalled, self.interval, stats, timeout)),
         )
 
     def spider_closed(self) -> None:
         if self._task is not None and self._task.running:
             self._task.stop()
+
+
+def waiting(
+    downloads: DownloadWaits, queued: int, stalled: bool, interval: float, stats: dict[str, Any], timeout: float
+) -> list[str]:
+    """What the crawl waits on, as clauses of the progress line: the per-host delay while requests are
+    queued, and, when nothing new arrived since the last line, the requests awaiting an answer,
+    retries and timeouts."""
+    clauses = []
+    if downloads.delays and queued:
+        host, delay = max(downloads.delays.items(), key=lambda slot: slot[1])
+        others = f" (and {len(downloads.delays) - 1} other hosts)" if len(downloads.delays) > 1 else ""
+        clauses.append(f"; waiting: {delay:.2g} s between requests to {host}{others}; --fast for your own server")
+    if stalled and downloads.transferring:
+        timeouts = sum(
+            count for key, count in stats.items()
+            if key.startswith("downloader/exception_type_count/") and "Timeout" in key
+        )
+        clauses.append(
+            f"; nothing new for {interval:g} s: {downloads.transferring} requests awaiting an answer "
+            f"(timeout {timeout:g} s), {stats.get('retry/count', 0)} retried and {timeouts} timed out so far"
+        )
+    return clauses

@@ -18,7 +18,8 @@ from scrapy.exporters import BaseItemExporter, CsvItemExporter, JsonItemExporter
 
 from ..audit import CHECKS, resolve_settings
 from ..facts import FACT_TYPES, fact_to_dict
-from ..findings import FINDING_FIELDS, Finding, at_or_above, fail_on_level
+from ..audit.core.url_segments import Segment, parse_segments, segment_of
+from ..findings import FINDING_FIELDS, Finding, at_or_above, fail_on_level, fail_on_segment
 from ..outcome import RunOutcome
 
 if TYPE_CHECKING:
@@ -110,8 +111,10 @@ class JUnitExporter(BaseItemExporter):
     them in ``<system-out>``. A check without findings is one passing case, a disabled check one
     skipped case. Where no audit ran (no usable start, a crawl stopped before it), the report is one
     erring case: a result that is unknown is not a pass. Where the run is partial (interrupted, an
-    outage), an erring case says so beside the checks. Written whole at the end, as it counts its
-    cases first.
+    outage), an erring case says so beside the checks. With segments (``QIVRORA_SEGMENTS``, or those
+    learned), a case is per check, segment and cluster, its class named ``SEGMENT.CHECK``, so that a CI
+    shows each market apart; QIVRORA_FAIL_ON=de:error fails the cases of that segment only. Written
+    whole at the end, as it counts its cases first.
     """
 
     def __init__(
@@ -126,6 +129,7 @@ class JUnitExporter(BaseItemExporter):
         self.file = file
         fail_on = fail_on_level(settings.get("QIVRORA_FAIL_ON")) if settings is not None else None
         self.failing = at_or_above(fail_on or JUNIT_FAIL_ON)
+        self.gated = fail_on_segment(settings.get("QIVRORA_FAIL_ON")) if settings is not None else None
         disable = settings.getlist("QIVRORA_DISABLE") if settings is not None else []
         self.disabled = resolve_settings(disable=disable)[1]
         self.outcome = outcome
@@ -143,7 +147,7 @@ class JUnitExporter(BaseItemExporter):
 
     def finish_exporting(self) -> None:
         outcome = self.outcome()
-        suites = self._suites() if outcome.audited else []
+        suites = self._suites(parse_segments(outcome.segments)) if outcome.audited else []
         if outcome.reasons or not outcome.audited:
             suites.append(self._run_error(outcome))
         root = etree.Element("testsuites", name="Qivrora hreflang audit")
@@ -152,10 +156,11 @@ class JUnitExporter(BaseItemExporter):
         root.extend(suites)
         self.file.write(etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True))
 
-    def _suites(self) -> list[etree._Element]:
-        cases: dict[str, dict[str, list[Finding]]] = {}
+    def _suites(self, segments: tuple[Segment, ...]) -> list[etree._Element]:
+        cases: dict[str, dict[tuple[str | None, str], list[Finding]]] = {}
         for finding in self.findings:
-            cases.setdefault(finding.check, {}).setdefault(finding.cluster or finding.url, []).append(finding)
+            segment = segment_of(segments, finding) if segments else None
+            cases.setdefault(finding.check, {}).setdefault((segment, finding.cluster or finding.url), []).append(finding)
         suites = []
         for check in sorted(CHECKS.values(), key=lambda c: c.id):
             title = f"{check.id} {check.name}"
@@ -165,13 +170,14 @@ class JUnitExporter(BaseItemExporter):
                 etree.SubElement(case, "skipped", message="disabled by QIVRORA_DISABLE")
             elif check.id not in cases:
                 etree.SubElement(suite, "testcase", classname=title, name="no findings")
-            for subject, found in cases.get(check.id, {}).items():
+            for (segment, subject), found in cases.get(check.id, {}).items():
                 # A cluster's id is a hash: the URL of its first finding tells people which one it is.
                 name = f"cluster {subject}: {found[0].url}" if found[0].cluster else subject
-                case = etree.SubElement(suite, "testcase", classname=title, name=_xml_text(name))
+                classname = f"{segment or 'other'}.{title}" if segments else title
+                case = etree.SubElement(suite, "testcase", classname=classname, name=_xml_text(name))
                 lines = "".join(_line(finding) + "\n" for finding in found)
                 # A check has one severity, so its findings fail a case together or not at all.
-                if found[0].severity in self.failing:
+                if found[0].severity in self.failing and self.gated in (None, segment):
                     more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
                     message = _xml_text(found[0].message) + more
                     failure = etree.SubElement(case, "failure", type=found[0].severity, message=message)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..audit import AuditContext
+from ..audit.core.url_segments import Segment
 from ..findings import Finding
 from .files import write_atomically
 from .fixes import ClusterFix, cluster_fixes, write_fixes_jsonl
@@ -25,6 +26,7 @@ def write_outputs(
     fixes: str | None = "",
     audited: bool = True,
     notes: Sequence[str] = (),
+    segments: Sequence[Segment] = (),
 ) -> list[str]:
     """Write the report and/or the fixes where the settings say (empty: not wanted); the paths written.
 
@@ -37,5 +39,5 @@ def write_outputs(
     if fixes and audited:
         write_fixes_jsonl(fixes, computed)
     if report:
-        write_atomically(report, render_report(context, findings, computed, audited=audited, notes=notes))
+        write_atomically(report, render_report(context, findings, computed, audited=audited, notes=notes, segments=segments))
     return [path for path in (fixes if audited else None, report) if path]

@@ -17,8 +17,10 @@ from typing import Sequence
 from ..audit import CHECKS, AuditContext, Check
 from ..audit.checks.language import content_mismatches, text_reading
 from ..audit.core.segments import locale_segments, segment_coverage
+from ..audit.core.url_segments import Segment, count_by_segment
 from ..extract.text_language import MIN_LETTERS
 from ..findings import SEVERITY_RANK, Finding
+from .causes import MAX_CAUSES, rank_causes
 from .fixes import ClusterFix, cluster_fixes
 from .jinja import ENV
 from .status import KINDS, UrlStatus, url_status
@@ -76,12 +78,25 @@ class Matrix:
 
 
 @dataclass(frozen=True, slots=True)
+class LanguageLine:
+    """One hreflang value of a cluster too large for a matrix: how its pages stand."""
+
+    language: str
+    pages: int  # pages that call themselves by this value
+    missing: int  # pages that list alternates but none for this value
+    not_returned: int  # annotations naming a page of this value that it does not return
+
+
+@dataclass(frozen=True, slots=True)
 class ClusterView:
     id: str
+    name: str  # the first page's URL: what the site owner recognises; the id stays as a label
+    checks: tuple[tuple[str, str, int], ...]  # the checks that fired on it: id, name, findings
     members: tuple[str, ...]
     counts: dict[str, int]  # severity -> findings
     languages: tuple[str, ...]
     matrix: Matrix | None  # None: too large, `members` and `languages` say how large
+    by_language: tuple[LanguageLine, ...]  # where there is no matrix
     picture: Picture | None  # drawn for clusters of several pages with errors
     fix: ClusterFix | None  # None: the fix joins this cluster to `fix_in`
     fix_in: str
@@ -102,14 +117,21 @@ def render_report(
     *,
     audited: bool = True,
     notes: Sequence[str] = (),
+    segments: Sequence[Segment] = (),
 ) -> str:
     """The whole page; pass `fixes` when they are already computed (``QIVRORA_FIXES``).
 
     ``audited`` False: no audit happened (no usable start), and the header says so before anything;
-    ``notes``: why the run is not whole (interrupted, an outage, findings unknown), in the header.
+    ``notes``: why the run is not whole (interrupted, an outage, findings unknown), in the header;
+    ``segments``: the parts of the site counted apart in the summary.
     """
     fixes = cluster_fixes(context) if fixes is None else fixes
     counts = Counter((f.cluster, f.severity) for f in findings if f.cluster)
+    causes = rank_causes(findings)
+    fired: dict[str, Counter[str]] = {}
+    for finding in findings:
+        if finding.cluster:
+            fired.setdefault(finding.cluster, Counter())[finding.check] += 1
     ranked = sorted(context.clusters, key=lambda cid: (-counts[cid, "error"], cid))
     fix_by_id = {fix.cluster: fix for fix in fixes}
     fix_of_url = {url: fix.cluster for fix in fixes for url in fix.annotated}
@@ -117,6 +139,8 @@ def render_report(
     crawls = context.store.crawls
     return ENV.get_template("report.html.j2").render(
         title=TITLE,
+        causes=causes[:MAX_CAUSES],
+        cause_count=len(causes),
         audited=audited,
         notes=[note for note in notes if note],
         started=min((crawl.started for crawl in crawls), default=""),
@@ -125,9 +149,13 @@ def render_report(
         fetched=len(context.pages),
         severities={severity: sum(f.severity == severity for f in findings) for severity in SEVERITY_RANK},
         total=len(findings),
+        segments=[
+            (name, next((s.pattern for s in segments if s.name == name), ""), severities)
+            for name, severities in count_by_segment(findings, tuple(segments)).items()
+        ] if segments else [],
         checks=_check_sections(findings),
         clusters=[
-            _cluster(context, cid, {s: counts[cid, s] for s in SEVERITY_RANK}, fix_by_id, fix_of_url)
+            _cluster(context, cid, {s: counts[cid, s] for s in SEVERITY_RANK}, fired.get(cid, Counter()), fix_by_id, fix_of_url)
             for cid in islice(ranked, MAX_CLUSTERS)
         ],
         cluster_count=len(ranked),
@@ -161,6 +189,7 @@ def _cluster(
     context: AuditContext,
     cid: str,
     counts: dict[str, int],
+    fired: Counter[str],
     fix_by_id: dict[str, ClusterFix],
     fix_of_url: dict[str, str],
 ) -> ClusterView:
@@ -174,10 +203,13 @@ def _cluster(
     fix = fix_by_id.get(cid)
     return ClusterView(
         id=cid,
+        name=members[0],
+        checks=tuple((check, CHECKS[check].name, fired[check]) for check in sorted(fired, key=lambda c: (-fired[c], c))),
         members=tuple(members),
         counts=counts,
         languages=tuple(languages),
         matrix=_matrix(context, members, languages) if fits else None,
+        by_language=() if fits else _by_language(context, members, languages),
         picture=cluster_picture(context, members) if counts["error"] and len(members) > 1 else None,
         fix=fix,
         fix_in="" if fix is not None else fix_of_url[members[0]],
@@ -226,7 +258,29 @@ def _matrix(context: AuditContext, members: list[str], languages: list[str]) -> 
                 *_text_language(context, url),
             )
         )
+    # Grouped by language: the pages that call themselves `de` together, in the columns' order.
+    order = {column.language: index for index, column in enumerate(columns)}
+    rows.sort(key=lambda row: (min((order.get(v, len(order)) for v in row.own.split()), default=len(order)), row.url))
     return Matrix(tuple(columns), tuple(rows))
+
+
+def _by_language(context: AuditContext, members: list[str], languages: list[str]) -> tuple[LanguageLine, ...]:
+    """A large cluster by hreflang value: how many pages have it, miss it, or are not named back."""
+    graph = context.graph
+    declared = {url: graph.declared(url) for url in members}
+    lines = []
+    for language in languages:
+        own = [url for url in members if language in declared[url].get(url, ())]
+        missing = sum(
+            1 for url in members
+            if graph.out_degree(url) > 0 and not any(language in values for values in declared[url].values())
+        )
+        not_returned = sum(
+            1 for url in members for target, values in declared[url].items()
+            if language in values and target != url and _returned(context, url, target) == "no"
+        )
+        lines.append(LanguageLine(language, len(own), missing, not_returned))
+    return tuple(lines)
 
 
 def _only_rendered(context: AuditContext, url: str, target: str) -> bool:

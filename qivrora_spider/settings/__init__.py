@@ -79,6 +79,8 @@ DOWNLOADER_MIDDLEWARES = {
     # First of all: a request to an internal address (127/8, 10/8, 169.254.169.254, ::1, ... or a host
     # name resolving to one) is not sent unless its host is a start host (QIVRORA_ALLOW_PRIVATE).
     "qivrora_spider.downloadermiddlewares.private_guard.PrivateAddressGuard": 50,
+    # The user's own servers (loopback, private addresses, a build folder) get no delay, AutoThrottle none.
+    "qivrora_spider.downloadermiddlewares.pace.OwnServerPace": 60,
     "qivrora_spider.downloadermiddlewares.robots.RobotsMiddleware": 100,
     # Only with -a site=FOLDER -a base=URL: the folder answers instead of the network.
     "qivrora_spider.downloadermiddlewares.offline.StaticSiteMiddleware": 950,
@@ -129,13 +131,21 @@ QIVRORA_SEVERITY: dict[str, str] = {}
 #: Checks to skip, e.g. -s QIVRORA_DISABLE=HL203,SM002.
 QIVRORA_DISABLE: list[str] = []
 #: The lowest severity that fails the run (exit status 1) and a JUnit test case: error, warning or notice;
-#: "" fails on none (the JUnit report then fails on errors and warnings).
+#: "" fails on none (the JUnit report then fails on errors and warnings). SEGMENT:LEVEL (de:error) fails
+#: on the findings of one segment only (QIVRORA_SEGMENTS).
 QIVRORA_FAIL_ON = ""
+#: Named parts of the site, NAME=PATTERN each (de=/de/, de=de., de=.de, a glob with *), e.g.
+#: -s QIVRORA_SEGMENTS=de=/de/,fr=/fr/: the summary, the report and JUnit count by them, and
+#: QIVRORA_FAIL_ON=de:error gates one. Empty: the locale segments learned from the clusters.
+QIVRORA_SEGMENTS: list[str] = []
 #: Path of report.html, written right after the audit (also by `scrapy hreflang-report`); "" writes none.
 #: One self-contained page for people: summary, a matrix and a picture per cluster, fixes, findings.
 QIVRORA_REPORT = ""
 #: Path of the fixes file, one JSON line per cluster: the annotations the site should publish; "" writes none.
 QIVRORA_FIXES = ""
+#: Print the audit's summary after the crawl's last log line, whatever the log level, instead of logging
+#: it (`qivrora audit` sets it: the summary is what its user reads last).
+QIVRORA_SUMMARY_LAST = False
 #: Seconds between progress lines in the log (0: none).
 QIVRORA_PROGRESS_INTERVAL = 10.0
 #: The crawl state (SQLite): what earlier crawls of each site saw, for SM010/SM011 and the findings'

@@ -27,6 +27,7 @@ from twisted.python.failure import Failure
 from ..downloadermiddlewares.fetch_errors import RefusalRecorded, describe_failure
 from ..downloadermiddlewares.http_limits import allow_long_header_lines
 from ..downloadermiddlewares.interrupt import Interrupted
+from ..downloadermiddlewares.pace import pace_own_servers
 from ..extract.locale_probe import probe_fact, probe_language
 from ..extract.page_facts import build_page, followable, resolve
 from ..extract.rendered import failed_rendering, with_rendering
@@ -172,6 +173,7 @@ class HreflangSpider(Spider):
         if spider.arguments.render:
             # Applied with the other add-ons, after this; only then is scrapy-playwright imported.
             crawler.settings["ADDONS"].set(Rendering, 0, priority="spider")
+        pace_own_servers(crawler.settings, spider.arguments)
         allow_long_header_lines()  # a Link header listing many alternates is longer than 16 KiB
         crawler.signals.connect(spider.robots_recorded, signal=robots_recorded)
         crawler.signals.connect(spider.headers_received, signal=signals.headers_received)
