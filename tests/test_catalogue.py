@@ -15,6 +15,7 @@ from qivrora_spider.audit import CHECKS
 from qivrora_spider.catalogue import DOCS_URL, UnknownCheck, embed, explain, listing, page_url, status, write_pages
 
 from .conftest import ROOT
+from .test_false_green import qivrora
 
 #: A row of a check table in CHECKS.md or CHECKS-NEXT.md: id, name, severity.
 CHECK_ROW = re.compile(r"^\| ((?:HL|SM|CR)\d{3}) \| ([a-z0-9-]+) \| (error|warning|notice) \|", re.M)
@@ -125,3 +126,13 @@ def test_pages_link_only_to_pages_that_exist_and_the_index_lists_every_check_by_
 def test_page_url_is_under_the_docs_url():
     assert page_url("HL201") == DOCS_URL + "checks/hl201.html"
     assert page_url("SM001", "http://127.0.0.1:8000/docs") == "http://127.0.0.1:8000/docs/checks/sm001.html"
+
+
+def test_qivrora_explain_and_checks_print_the_page_and_the_catalogue_from_any_folder(tmp_path):
+    shown = qivrora("explain", "missing-return-link", cwd=tmp_path)
+    assert (shown.returncode, shown.stdout) == (0, explain("HL201")), shown.stderr
+    unknown = qivrora("explain", "HL999", cwd=tmp_path)
+    assert (unknown.returncode, unknown.stdout) == (2, "")
+    assert unknown.stderr.strip().splitlines() == ["qivrora: no check 'HL999': `qivrora checks` lists them"]
+    listed = qivrora("checks", cwd=tmp_path)
+    assert (listed.returncode, listed.stdout) == (0, listing()), listed.stderr
