@@ -91,7 +91,7 @@ EXTENSIONS = {
 
 # Feeds: -O findings.csv / findings.jsonl carry the findings table only; -O findings.xml (or
 # FILE:junit) a JUnit report for CI; `-o facts.jsonl:facts` exports the facts the audit was computed
-# from (read back by `scrapy hreflang-report`). `.xml` is JUnit's, not Scrapy's XML of every item: a
+# from (read back by `qivrora hreflang-report`). `.xml` is JUnit's, not Scrapy's XML of every item: a
 # CI step's `-O hreflang.xml` then needs no format name.
 FEED_EXPORTERS = {
     "csv": "qivrora_spider.feeds.exporters.FindingsCsvExporter",
@@ -119,7 +119,7 @@ QIVRORA_DISABLE: list[str] = []
 #: The lowest severity that fails the run (exit status 1) and a JUnit test case: error, warning or notice;
 #: "" fails on none (the JUnit report then fails on errors and warnings).
 QIVRORA_FAIL_ON = ""
-#: Path of report.html, written right after the audit (also by `scrapy hreflang-report`); "" writes none.
+#: Path of report.html, written right after the audit (also by `qivrora hreflang-report`); "" writes none.
 #: One self-contained page for people: summary, a matrix and a picture per cluster, fixes, findings.
 QIVRORA_REPORT = ""
 #: Path of the fixes file, one JSON line per cluster: the annotations the site should publish; "" writes none.
