@@ -21,6 +21,7 @@ from scrapy.utils.misc import load_object
 
 from ..audit import AuditContext, audit
 from ..audit.core.fact_store import FactStore
+from ..catalogue import docs_url
 from ..extensions.audit import audit_settings, summary
 from ..facts import read_facts
 from ..feeds.exporters import JUnitExporter, write_items
@@ -92,7 +93,10 @@ class Command(ScrapyCommand):
 
         try:
             report, fixes = self.settings.get("QIVRORA_REPORT"), self.settings.get("QIVRORA_FIXES")
-            write_outputs(context, findings, report=report, fixes=fixes, audited=run.audited, notes=run.lines)
+            docs = docs_url(self.settings.get("QIVRORA_DOCS_URL"))
+            write_outputs(
+                context, findings, report=report, fixes=fixes, audited=run.audited, notes=run.lines, docs_url=docs
+            )
         except OSError as exc:
             print(f"qivrora: cannot write the report or the fixes: {exc}", file=sys.stderr)
             self.exitcode = USAGE_ERROR

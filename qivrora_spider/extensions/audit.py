@@ -22,6 +22,7 @@ from scrapy.utils.job import job_dir
 from ..audit import AuditContext, audit, resolve_settings
 from ..audit.core.fact_store import FactStore
 from ..audit.core.starts import Verdict, unusable_starts, verdict
+from ..catalogue import docs_url
 from ..facts import FACT_TYPES
 from ..findings import SEVERITY_RANK, Finding
 from ..outcome import INTERRUPTED, NO_START_STAT, NOT_AUDITED, record, recorded
@@ -39,7 +40,9 @@ logger = logging.getLogger(__name__)
 
 
 def audit_settings(settings: Any) -> tuple[dict[str, str], set[str]]:
-    """QIVRORA_SEVERITY (a dict, or JSON from -s) and QIVRORA_DISABLE, checked; ValueError if wrong."""
+    """QIVRORA_SEVERITY (a dict, or JSON from -s) and QIVRORA_DISABLE, checked; ValueError if wrong.
+    QIVRORA_DOCS_URL is checked here too, so that a wrong one stops the run before any request."""
+    docs_url(settings.get("QIVRORA_DOCS_URL"))
     value = settings.get("QIVRORA_SEVERITY")
     if isinstance(value, str):
         try:
@@ -184,7 +187,13 @@ class AuditExtension:
         notes = [*self.verdict.lines, *([self.changes.unknown_line()] if self.changes else [])]
         try:
             for path in write_outputs(
-                context, findings, report=report, fixes=fixes, audited=self.verdict.audited, notes=notes
+                context,
+                findings,
+                report=report,
+                fixes=fixes,
+                audited=self.verdict.audited,
+                notes=notes,
+                docs_url=docs_url(self.crawler.settings.get("QIVRORA_DOCS_URL")),
             ):
                 logger.info("Qivrora wrote %s", path)
         except OSError as exc:

@@ -1,6 +1,6 @@
 """The human side of the audit: report.html and the fixes file. Pure; no Scrapy, no network.
 
-Both the crawl (``AuditExtension``) and ``scrapy hreflang-report`` call ``write_outputs`` with the
+Both the crawl (``AuditExtension``) and ``qivrora hreflang-report`` call ``write_outputs`` with the
 settings ``QIVRORA_REPORT`` and ``QIVRORA_FIXES``, so the offline audit writes the same files.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .. import DOCS_URL
 from ..audit import AuditContext
 from ..findings import Finding
 from .files import write_atomically
@@ -25,6 +26,7 @@ def write_outputs(
     fixes: str | None = "",
     audited: bool = True,
     notes: Sequence[str] = (),
+    docs_url: str = DOCS_URL,
 ) -> list[str]:
     """Write the report and/or the fixes where the settings say (empty: not wanted); the paths written.
 
@@ -37,5 +39,5 @@ def write_outputs(
     if fixes and audited:
         write_fixes_jsonl(fixes, computed)
     if report:
-        write_atomically(report, render_report(context, findings, computed, audited=audited, notes=notes))
+        write_atomically(report, render_report(context, findings, computed, audited=audited, notes=notes, docs_url=docs_url))
     return [path for path in (fixes if audited else None, report) if path]

@@ -11,11 +11,14 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 from itertools import islice
 from typing import Sequence
 
+from .. import DOCS_URL
 from ..audit import CHECKS, AuditContext, Check
 from ..audit.checks.language import CONFIDENT, content_mismatches, language_name
+from ..catalogue import page_url
 from ..extract.text_language import MIN_LETTERS
 from ..findings import SEVERITY_RANK, Finding
 from .fixes import ClusterFix, cluster_fixes
@@ -101,11 +104,13 @@ def render_report(
     *,
     audited: bool = True,
     notes: Sequence[str] = (),
+    docs_url: str = DOCS_URL,
 ) -> str:
     """The whole page; pass `fixes` when they are already computed (``QIVRORA_FIXES``).
 
     ``audited`` False: no audit happened (no usable start), and the header says so before anything;
-    ``notes``: why the run is not whole (interrupted, an outage, findings unknown), in the header.
+    ``notes``: why the run is not whole (interrupted, an outage, findings unknown), in the header;
+    ``docs_url``: the docs site each check links its page under (QIVRORA_DOCS_URL).
     """
     fixes = cluster_fixes(context) if fixes is None else fixes
     counts = Counter((f.cluster, f.severity) for f in findings if f.cluster)
@@ -117,6 +122,7 @@ def render_report(
     return ENV.get_template("report.html.j2").render(
         title=TITLE,
         audited=audited,
+        check_page=partial(page_url, docs_url=docs_url),
         notes=[note for note in notes if note],
         started=min((crawl.started for crawl in crawls), default=""),
         start_urls=sorted({url for crawl in crawls for url in crawl.start_urls}),

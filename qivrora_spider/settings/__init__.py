@@ -7,7 +7,7 @@ agent that names Qivrora. Fast when asked: ``-s AUTOTHROTTLE_ENABLED=False -s DO
 
 from scrapy.settings import default_settings
 
-from qivrora_spider import __version__
+from qivrora_spider import DOCS_URL, __version__
 
 BOT_NAME = "qivrora"
 SPIDER_MODULES = ["qivrora_spider.spiders"]
@@ -122,6 +122,10 @@ QIVRORA_FAIL_ON = ""
 #: Path of report.html, written right after the audit (also by `qivrora hreflang-report`); "" writes none.
 #: One self-contained page for people: summary, a matrix and a picture per cluster, fixes, findings.
 QIVRORA_REPORT = ""
+#: The docs site under which the report and the JUnit output link each check's page
+#: (`<QIVRORA_DOCS_URL>/checks/hl201.html`): the published one by default; a copy of your own
+#: (`make docs`, then any web server) for a network that cannot reach it.
+QIVRORA_DOCS_URL = DOCS_URL
 #: Path of the fixes file, one JSON line per cluster: the annotations the site should publish; "" writes none.
 QIVRORA_FIXES = ""
 #: Seconds between progress lines in the log (0: none).
