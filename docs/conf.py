@@ -31,3 +31,4 @@ nitpicky = True
 html_theme = "furo"
 html_title = f"Qivrora {release}"
 html_static_path = ["_static"]
+html_favicon = "_static/favicon.svg"
