@@ -98,6 +98,11 @@ def read_the_site(site: str, chromium: str) -> list[str]:
             found = [href.split("?")[0].split("#")[0] for href in hrefs]
             assert found[0] == "checks/hl201.html", found
 
+            page.goto(f"{site}reference/settings.html", wait_until="networkidle")
+            setting = page.locator("section#qivrora-docs-url").inner_text()
+            assert "the published one by default" in setting, "each setting with the comment above it"
+            assert "'https://qivrora.readthedocs.io/en/latest/'" in setting, "and its value"
+
             page.goto(f"{site}checks/index.html", wait_until="networkidle")
             listed = page.locator("article table a").all_inner_texts()
             assert sorted(listed) == sorted(CHECKS), "the index lists every check"
