@@ -169,7 +169,15 @@ def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParse
     version = commands.add_parser("version", help="print Qivrora's version", description="Print Qivrora's version.")
     version.add_argument("-v", "--verbose", action="store_true", help="also Scrapy's, its libraries' and the platform's")
 
-    # `explain HLxxx` and `checks` (issue 32) go here, as thin wrappers of catalogue.py's functions.
+    explain = commands.add_parser(
+        "explain", help="a check's page: why it matters, a failing example, the fix",
+        description="Print a check's page of the docs: why it matters, a failing example and its fix.",
+    )
+    explain.add_argument("check", metavar="CHECK", help="its id or name: HL201 or missing-return-link")
+    commands.add_parser(
+        "checks", help="list the check catalogue: id, name, severity, status",
+        description="List every check: id, name, default severity, and whether it is stable or preview.",
+    )
 
     commands.add_parser(
         "scrapy", help="run a Scrapy command with Qivrora's settings", add_help=False,
@@ -212,6 +220,10 @@ def scrapy_argv(argv: list[str]) -> list[str]:
         commands[options.command].error(f"unrecognized arguments: {' '.join(unknown)}")
     if options.command == "version":
         return ["version", *(["-v"] if options.verbose else [])]
+    if options.command == "explain":
+        return ["explain", options.check]
+    if options.command == "checks":
+        return ["checks"]
     if options.command == "report":
         # hreflang-report's -o appends and its -O replaces, as `crawl`'s do.
         outputs = [arg for file in options.output for arg in ("-o" if options.append else "-O", file)]

@@ -35,7 +35,7 @@ def test_help_lists_the_everyday_commands_first(tmp_path):
     run = qivrora("--help", cwd=tmp_path)
     assert run.returncode == 0 and "Scrapy" not in run.stdout.split("commands:")[0]
     listed = re.findall(r"^    (\w+) ", run.stdout, re.MULTILINE)
-    assert listed == ["audit", "check", "report", "version", "scrapy"]
+    assert listed == ["audit", "check", "report", "version", "explain", "checks", "scrapy"]
     assert "genspider" not in run.stdout and "startproject" not in run.stdout
 
 

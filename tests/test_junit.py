@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import pytest
 from lxml import etree
+from scrapy.settings import Settings
 
+from qivrora_spider import DOCS_URL
 from qivrora_spider.audit import CHECKS
+from qivrora_spider.catalogue import page_url
 from qivrora_spider.feeds.exporters import JUnitExporter
 from qivrora_spider.findings import Finding
 from qivrora_spider.outcome import NOT_AUDITED, RunOutcome
@@ -80,7 +84,7 @@ def test_xml_is_a_junit_report_a_case_per_check_and_cluster_failing_on_errors_an
         if findings and findings[0]["severity"] in ("error", "warning"):
             assert failure is not None and failure.get("type") == findings[0]["severity"]
             assert failure.get("message").startswith(findings[0]["message"])
-            assert failure.text.endswith(f"Fix: {CHECKS[check].fix}\n"), "the fix, from the registry"
+            assert failure.text.endswith(f"Fix: {CHECKS[check].fix}\nMore: {page_url(check)}\n"), "fix and page"
             assert all(row["message"] in failure.text for row in findings)
         else:
             assert failure is None, (check, subject)
@@ -150,3 +154,22 @@ def test_values_xml_cannot_carry_are_escaped_and_the_report_stays_valid(tmp_path
     failure = cases(root)[("HL005", "https://a.example/")].find("failure")
     assert failure.get("message") == "bad \\x01\\x1b[31m\\ufffe"
     assert "hreflang \\x01\\x1b[31m\\ufffe" in failure.text
+
+
+def test_a_failing_case_links_the_check_page_under_qivrora_docs_url(tmp_path):
+    finding = Finding("HL201", "missing-return-link", "error", "https://a.example/en/", message="no return")
+    texts = {}
+    for docs in ("", "http://docs.intranet.example/qivrora/"):
+        out = io.BytesIO()
+        exporter = JUnitExporter(out, settings=Settings({"QIVRORA_DOCS_URL": docs}))
+        exporter.start_exporting()
+        exporter.export_item(finding)
+        exporter.finish_exporting()
+        (tmp_path / "r.xml").write_bytes(out.getvalue())
+        texts[docs] = cases(valid_report(tmp_path / "r.xml"))[("HL201", "https://a.example/en/")].find("failure").text
+    assert texts[""].endswith(f"More: {DOCS_URL}checks/hl201.html\n"), "the published site by default"
+    assert texts["http://docs.intranet.example/qivrora/"].endswith(
+        "More: http://docs.intranet.example/qivrora/checks/hl201.html\n"
+    )
+    with pytest.raises(ValueError, match=re.escape("QIVRORA_DOCS_URL: 'javascript:alert(1)' is not an http(s) URL")):
+        JUnitExporter(io.BytesIO(), settings=Settings({"QIVRORA_DOCS_URL": "javascript:alert(1)"}))

@@ -16,6 +16,7 @@ import html5lib
 import pytest
 from lxml import etree
 
+from qivrora_spider import DOCS_URL
 from qivrora_spider.audit import AuditContext, audit
 from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.findings import Finding
@@ -174,6 +175,24 @@ def test_matrix_rows_are_grouped_by_language():
     positions = [min(columns.index(v) for v in own.split() if v in columns) for own in owns if set(own.split()) & set(columns)]
     assert positions == sorted(positions) and len(positions) >= 3
 
+
+def test_each_check_links_its_page_on_the_docs_site_under_qivrora_docs_url():
+    context, findings = audited(broken_site())
+    for docs, expected in ((DOCS_URL, DOCS_URL), ("http://docs.intranet.example/q", "http://docs.intranet.example/q/")):
+        root = parse(render_report(context, findings, docs_url=docs))
+        summary = by_id(root, "summary").find(".//table")
+        for row in list(summary.iter("tr"))[1:]:
+            check_id = text(row[0])
+            assert [a.get("href") for a in row.iter("a")] == [f"#{check_id.lower()}", f"{expected}checks/{check_id.lower()}.html"]
+            doc = by_id(root, check_id.lower()).find(".//details")
+            assert f"{expected}checks/{check_id.lower()}.html" in [a.get("href") for a in doc.iter("a")]
+
+
+def test_a_wrong_qivrora_docs_url_stops_the_run_before_any_request(site, tmp_path):
+    run = scrapy("crawl", "hreflang", "-a", f"start={site.url('/')}", "-s", "QIVRORA_DOCS_URL=ftp://x/", *FAST)
+    assert run.returncode == 2
+    assert run.stderr.strip().splitlines() == ["qivrora: QIVRORA_DOCS_URL: 'ftp://x/' is not an http(s) URL"]
+    assert site.log == [], "nothing was fetched"
 
 def test_matrix_cell_says_annotated_returned_and_status():
     context, findings = audited(broken_site())

@@ -22,6 +22,7 @@ from scrapy.utils.misc import load_object
 from ..audit import AuditContext, audit
 from ..audit.core.fact_store import FactStore
 from ..audit.core.url_segments import segment_of, site_segments
+from ..catalogue import docs_url
 from ..extensions.audit import audit_settings, segment_settings, summary
 from ..facts import read_facts
 from ..feeds.exporters import JUnitExporter, write_items
@@ -96,8 +97,10 @@ class Command(ScrapyCommand):
 
         try:
             report, fixes = self.settings.get("QIVRORA_REPORT"), self.settings.get("QIVRORA_FIXES")
+            docs = docs_url(self.settings.get("QIVRORA_DOCS_URL"))
             write_outputs(
-                context, findings, report=report, fixes=fixes, audited=run.audited, notes=run.lines, segments=segments
+                context, findings, report=report, fixes=fixes, audited=run.audited, notes=run.lines,
+                segments=segments, docs_url=docs,
             )
         except OSError as exc:
             print(f"qivrora: cannot write the report or the fixes: {exc}", file=sys.stderr)

@@ -23,6 +23,7 @@ from ..audit import AuditContext, audit, resolve_settings
 from ..audit.core.fact_store import FactStore
 from ..audit.core.starts import Verdict, unusable_starts, verdict
 from ..audit.core.url_segments import Segment, count_by_segment, parse_segments, site_segments
+from ..catalogue import docs_url
 from ..facts import FACT_TYPES
 from ..findings import SEVERITY_RANK, Finding
 from ..outcome import (
@@ -42,7 +43,9 @@ logger = logging.getLogger(__name__)
 
 
 def audit_settings(settings: Any) -> tuple[dict[str, str], set[str]]:
-    """QIVRORA_SEVERITY (a dict, or JSON from -s) and QIVRORA_DISABLE, checked; ValueError if wrong."""
+    """QIVRORA_SEVERITY (a dict, or JSON from -s) and QIVRORA_DISABLE, checked; ValueError if wrong.
+    QIVRORA_DOCS_URL is checked here too, so that a wrong one stops the run before any request."""
+    docs_url(settings.get("QIVRORA_DOCS_URL"))
     value = settings.get("QIVRORA_SEVERITY")
     if isinstance(value, str):
         try:
@@ -197,7 +200,7 @@ class AuditExtension:
         try:
             for path in write_outputs(
                 context, findings, report=report, fixes=fixes, audited=self.verdict.audited, notes=notes,
-                segments=self.segments,
+                segments=self.segments, docs_url=docs_url(self.crawler.settings.get("QIVRORA_DOCS_URL")),
             ):
                 logger.info("Qivrora wrote %s", path)
         except OSError as exc:

@@ -19,6 +19,7 @@ from scrapy.exporters import BaseItemExporter, CsvItemExporter, JsonItemExporter
 from ..audit import CHECKS, resolve_settings
 from ..facts import FACT_TYPES, fact_to_dict
 from ..audit.core.url_segments import Segment, parse_segments, segment_of
+from ..catalogue import docs_url, page_url
 from ..findings import FINDING_FIELDS, Finding, at_or_above, fail_on_level, fail_on_segment
 from ..outcome import RunOutcome
 
@@ -130,6 +131,7 @@ class JUnitExporter(BaseItemExporter):
         fail_on = fail_on_level(settings.get("QIVRORA_FAIL_ON")) if settings is not None else None
         self.failing = at_or_above(fail_on or JUNIT_FAIL_ON)
         self.gated = fail_on_segment(settings.get("QIVRORA_FAIL_ON")) if settings is not None else None
+        self.docs_url = docs_url(settings.get("QIVRORA_DOCS_URL") if settings is not None else None)
         disable = settings.getlist("QIVRORA_DISABLE") if settings is not None else []
         self.disabled = resolve_settings(disable=disable)[1]
         self.outcome = outcome
@@ -181,7 +183,7 @@ class JUnitExporter(BaseItemExporter):
                     more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
                     message = _xml_text(found[0].message) + more
                     failure = etree.SubElement(case, "failure", type=found[0].severity, message=message)
-                    failure.text = f"{lines}\nFix: {check.fix}\n"
+                    failure.text = f"{lines}\nFix: {check.fix}\nMore: {page_url(check.id, self.docs_url)}\n"
                 else:
                     etree.SubElement(case, "system-out").text = lines
             cases_in = suite.findall("testcase")

@@ -1,6 +1,6 @@
 """The human side of the audit: report.html and the fixes file. Pure; no Scrapy, no network.
 
-Both the crawl (``AuditExtension``) and ``scrapy hreflang-report`` call ``write_outputs`` with the
+Both the crawl (``AuditExtension``) and ``qivrora hreflang-report`` call ``write_outputs`` with the
 settings ``QIVRORA_REPORT`` and ``QIVRORA_FIXES``, so the offline audit writes the same files.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from .. import DOCS_URL
 from ..audit import AuditContext
 from ..audit.core.url_segments import Segment
 from ..findings import Finding
@@ -27,6 +28,7 @@ def write_outputs(
     audited: bool = True,
     notes: Sequence[str] = (),
     segments: Sequence[Segment] = (),
+    docs_url: str = DOCS_URL,
 ) -> list[str]:
     """Write the report and/or the fixes where the settings say (empty: not wanted); the paths written.
 
@@ -39,5 +41,10 @@ def write_outputs(
     if fixes and audited:
         write_fixes_jsonl(fixes, computed)
     if report:
-        write_atomically(report, render_report(context, findings, computed, audited=audited, notes=notes, segments=segments))
+        write_atomically(
+            report,
+            render_report(
+                context, findings, computed, audited=audited, notes=notes, segments=segments, docs_url=docs_url
+            ),
+        )
     return [path for path in (fixes if audited else None, report) if path]

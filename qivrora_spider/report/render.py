@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import partial
 from itertools import islice
 from typing import Sequence
 
+from .. import DOCS_URL
 from ..audit import CHECKS, AuditContext, Check
 from ..audit.checks.language import content_mismatches, text_reading
 from ..audit.core.segments import locale_segments, segment_coverage
 from ..audit.core.url_segments import Segment, count_by_segment
+from ..catalogue import page_url
 from ..extract.text_language import MIN_LETTERS
 from ..findings import SEVERITY_RANK, Finding
 from .causes import MAX_CAUSES, rank_causes
@@ -118,12 +121,14 @@ def render_report(
     audited: bool = True,
     notes: Sequence[str] = (),
     segments: Sequence[Segment] = (),
+    docs_url: str = DOCS_URL,
 ) -> str:
     """The whole page; pass `fixes` when they are already computed (``QIVRORA_FIXES``).
 
     ``audited`` False: no audit happened (no usable start), and the header says so before anything;
     ``notes``: why the run is not whole (interrupted, an outage, findings unknown), in the header;
     ``segments``: the parts of the site counted apart in the summary.
+    ``docs_url``: the docs site each check links its page under (QIVRORA_DOCS_URL).
     """
     fixes = cluster_fixes(context) if fixes is None else fixes
     counts = Counter((f.cluster, f.severity) for f in findings if f.cluster)
@@ -142,6 +147,7 @@ def render_report(
         causes=causes[:MAX_CAUSES],
         cause_count=len(causes),
         audited=audited,
+        check_page=partial(page_url, docs_url=docs_url),
         notes=[note for note in notes if note],
         started=min((crawl.started for crawl in crawls), default=""),
         start_urls=sorted({url for crawl in crawls for url in crawl.start_urls}),

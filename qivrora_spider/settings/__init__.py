@@ -7,7 +7,7 @@ agent that names Qivrora. Fast when asked: ``-s AUTOTHROTTLE_ENABLED=False -s DO
 
 from scrapy.settings import default_settings
 
-from qivrora_spider import __version__
+from qivrora_spider import DOCS_URL, __version__
 
 BOT_NAME = "qivrora"
 SPIDER_MODULES = ["qivrora_spider.spiders"]
@@ -105,7 +105,7 @@ EXTENSIONS = {
 
 # Feeds: -O findings.csv / findings.jsonl carry the findings table only; -O findings.xml (or
 # FILE:junit) a JUnit report for CI; `-o facts.jsonl:facts` exports the facts the audit was computed
-# from (read back by `scrapy hreflang-report`). `.xml` is JUnit's, not Scrapy's XML of every item: a
+# from (read back by `qivrora hreflang-report`). `.xml` is JUnit's, not Scrapy's XML of every item: a
 # CI step's `-O hreflang.xml` then needs no format name.
 FEED_EXPORTERS = {
     "csv": "qivrora_spider.feeds.exporters.FindingsCsvExporter",
@@ -138,9 +138,13 @@ QIVRORA_FAIL_ON = ""
 #: -s QIVRORA_SEGMENTS=de=/de/,fr=/fr/: the summary, the report and JUnit count by them, and
 #: QIVRORA_FAIL_ON=de:error gates one. Empty: the locale segments learned from the clusters.
 QIVRORA_SEGMENTS: list[str] = []
-#: Path of report.html, written right after the audit (also by `scrapy hreflang-report`); "" writes none.
+#: Path of report.html, written right after the audit (also by `qivrora hreflang-report`); "" writes none.
 #: One self-contained page for people: summary, a matrix and a picture per cluster, fixes, findings.
 QIVRORA_REPORT = ""
+#: The docs site under which the report and the JUnit output link each check's page
+#: (`<QIVRORA_DOCS_URL>/checks/hl201.html`): the published one by default; a copy of your own
+#: (`make docs`, then any web server) for a network that cannot reach it.
+QIVRORA_DOCS_URL = DOCS_URL
 #: Path of the fixes file, one JSON line per cluster: the annotations the site should publish; "" writes none.
 QIVRORA_FIXES = ""
 #: Print the audit's summary after the crawl's last log line, whatever the log level, instead of logging

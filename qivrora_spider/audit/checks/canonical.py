@@ -86,6 +86,19 @@ points to another language of the cluster is HL303 at the page that declares it.
 Point the annotation at the canonical URL (`https://example.com/de/`). If the alternate is the real
 language version, make its canonical point to itself instead.
 """,
+    failing="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="de" href="https://example.com/de/?sort=desc">
+<!-- on https://example.com/de/?sort=desc -->
+<link rel="canonical" href="https://example.com/de/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+""",
+    precedence="""
+A page's own self-reference while it canonicalises elsewhere is HL302, not also HL301.
+""",
+    since="0.1.0",
 )
 def alternate_not_canonical(ctx: AuditContext) -> Iterator[Hit]:
     cross = _cross_language(ctx)
@@ -130,6 +143,20 @@ gets indexed, without them.
 Make the canonical point to the page itself if it is a language version; otherwise put the annotations
 on the canonical URL, and have the other pages annotate the canonical URL.
 """,
+    failing="""
+<!-- on https://example.com/fr/?ref=nav -->
+<link rel="canonical" href="https://example.com/fr/">
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/?ref=nav">
+""",
+    fixed="""
+<!-- the annotations go on https://example.com/fr/ itself -->
+<link rel="canonical" href="https://example.com/fr/">
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/">
+""",
+    precedence="""
+Where the canonical points to another language version of the cluster, HL303 is reported instead.
+""",
+    since="0.1.0",
 )
 def page_not_canonical(ctx: AuditContext) -> Iterator[Hit]:
     cross = _cross_language(ctx)
@@ -166,6 +193,23 @@ canonicalise to the English page" mistake.
 Make each language version's canonical point to itself; hreflang, not the canonical, relates the
 language versions to one another.
 """,
+    failing="""
+<!-- on https://example.com/de/ -->
+<link rel="canonical" href="https://example.com/en/">
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+""",
+    fixed="""
+<!-- on https://example.com/de/ -->
+<link rel="canonical" href="https://example.com/de/">
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+""",
+    precedence="""
+Reported instead of HL302 at a page whose canonical points to another language version of its
+cluster.
+""",
+    since="0.1.0",
 )
 def cross_language_canonical(ctx: AuditContext) -> Iterator[Hit]:
     for url, (canonical, own, its) in sorted(_cross_language(ctx).items()):
@@ -197,6 +241,18 @@ and pick a canonical themselves, which can drop the page from its hreflang clust
     fix="""
 Declare one canonical, in one place, pointing to the page itself.
 """,
+    failing="""
+HTTP/1.1 200 OK
+Link: <https://example.com/es>; rel="canonical"
+
+<link rel="canonical" href="https://example.com/es/">
+""",
+    fixed="""
+HTTP/1.1 200 OK
+
+<link rel="canonical" href="https://example.com/es/">
+""",
+    since="0.1.0",
 )
 def conflicting_canonicals(ctx: AuditContext) -> Iterator[Hit]:
     for url in ctx.cluster_of:

@@ -62,6 +62,20 @@ as `es`.
     fix="""
 Decide which language the URL serves and write that value for it on every page of the cluster.
 """,
+    failing="""
+<!-- on https://example.com/a/ -->
+<link rel="alternate" hreflang="fr" href="https://example.com/x/">
+<!-- on https://example.com/b/ -->
+<link rel="alternate" hreflang="es" href="https://example.com/x/">
+""",
+    fixed="""
+<!-- on every page that names https://example.com/x/ -->
+<link rel="alternate" hreflang="fr" href="https://example.com/x/">
+""",
+    precedence="""
+Not reported where HL202 already names the only disagreement (a pair with a return link); one
+page naming one URL with two languages is HL111.
+""",
     per_cluster=True,
 )
 def disputed_language(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
@@ -127,6 +141,18 @@ A cluster annotates `en-GB`, `en-US` and `de`, with no `en` and no `x-default`.
     fix="""
 Annotate one version as the language alone too (`hreflang="en"` beside `en-GB` on the same URL is
 fine), or add an `x-default`.
+""",
+    failing="""
+<link rel="alternate" hreflang="en-GB" href="https://example.com/uk/">
+<link rel="alternate" hreflang="en-US" href="https://example.com/us/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="en-GB" href="https://example.com/uk/">
+<link rel="alternate" hreflang="en-US" href="https://example.com/us/">
+<link rel="alternate" hreflang="en" href="https://example.com/us/">
+""",
+    precedence="""
+It may stand beside HL109: one `x-default` mends both.
 """,
     per_cluster=True,
 )

@@ -103,6 +103,23 @@ has no annotation for `https://example.com/en/`.
 Add the missing annotation to the target: every page of a cluster lists every page of the cluster,
 itself included.
 """,
+    failing="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<!-- on https://example.com/de/ -->
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+""",
+    fixed="""
+<!-- on https://example.com/de/ -->
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+""",
+    precedence="""
+Judged only where both pages answer 200, are indexable and their own canonical; otherwise HL3xx or
+HL4xx names the defect, and a target not examined is HL206. HL202 shows once the return link exists.
+""",
+    since="0.1.0",
     per_cluster=True,
 )
 def missing_return_link(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
@@ -158,6 +175,22 @@ itself as `pt-PT` and links back to `/en/`.
     fix="""
 Decide which language the target serves and write the same value on every page of the cluster.
 """,
+    failing="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="pt-BR" href="https://example.com/br/">
+<!-- on https://example.com/br/ -->
+<link rel="alternate" hreflang="pt-PT" href="https://example.com/br/">
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+""",
+    fixed="""
+<!-- on https://example.com/br/ -->
+<link rel="alternate" hreflang="pt-BR" href="https://example.com/br/">
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+""",
+    precedence="""
+Judged only where the return link exists, so it shows once HL201 is fixed.
+""",
+    since="0.1.0",
     per_cluster=True,
 )
 def inconsistent_return_language(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
@@ -221,6 +254,15 @@ crawled page links to it: the language switcher lists only `en` and `fr`.
     fix="""
 Link the alternate from its siblings, e.g. in a language switcher, with `<a href>`.
 """,
+    failing="""
+<!-- the language switcher of https://example.com/en/ -->
+<a href="https://example.com/fr/">Français</a>
+""",
+    fixed="""
+<a href="https://example.com/fr/">Français</a>
+<a href="https://example.com/de/">Deutsch</a>
+""",
+    since="0.1.0",
     per_cluster=True,
 )
 def unlinked_alternate(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
@@ -278,6 +320,22 @@ are not examined are not counted as omitted.
     fix="""
 Generate the annotations of every page from one list of the cluster's members.
 """,
+    failing="""
+<!-- on /en/ -->
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/">
+<!-- on /fr/ -->
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/">
+""",
+    fixed="""
+<!-- on /fr/, as on every member -->
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/">
+""",
+    since="0.1.0",
     per_cluster=True,
 )
 def incomplete_cluster(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
@@ -334,6 +392,21 @@ reports pages that disagree. `x-default` is HL107's business.
     fix="""
 Give each URL its own value (`de-AT`, `de-CH`), or point every page to the one URL that serves the language.
 """,
+    failing="""
+<!-- on /en/ -->
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<!-- on /at/ -->
+<link rel="alternate" hreflang="de" href="https://example.com/at/">
+""",
+    fixed="""
+<!-- on /at/, and for /at/ on every member -->
+<link rel="alternate" hreflang="de-AT" href="https://example.com/at/">
+""",
+    precedence="""
+A URL that cannot stand as an alternate (HL3xx, HL4xx) takes no part in it: that URL is the defect,
+not the collision it causes.
+""",
+    since="0.1.0",
     per_cluster=True,
 )
 def language_collision(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
@@ -413,6 +486,17 @@ was not fetched before the crawl stopped.
     fix="""
 Raise the crawl's limits or include the host, and crawl again; then the return links are checked.
 """,
+    failing="""
+$ qivrora audit https://example.com/ --max-pages 100
+# https://example.com/fr/ is annotated but was not fetched
+""",
+    fixed="""
+$ qivrora audit https://example.com/ --max-pages 5000
+""",
+    precedence="""
+Reported where HL201 cannot be judged: a return link that could not be seen is never a pass.
+""",
+    since="0.1.0",
     per_cluster=True,
 )
 def alternate_not_examined(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:

@@ -81,6 +81,22 @@ answers 200, is linked, and carries no annotation, while `/de/` goes with `de` a
 Add the page to its cluster as the value named (`de`): list it on every member, and list every member
 on it, itself included. The fixes file (QIVRORA_FIXES) includes it.
 """,
+    failing="""
+<!-- on https://example.com/en/preise/ -->
+<link rel="alternate" hreflang="en" href="https://example.com/en/preise/">
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/preise/">
+<!-- https://example.com/de/preise/ exists, is linked, and carries no annotation -->
+""",
+    fixed="""
+<!-- on /en/preise/, /fr/preise/ and /de/preise/ alike -->
+<link rel="alternate" hreflang="en" href="https://example.com/en/preise/">
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/preise/">
+<link rel="alternate" hreflang="de" href="https://example.com/de/preise/">
+""",
+    precedence="""
+A page that qualifies is HL207, not HL208. Pages the site never translates (no counterpart under
+another locale segment) are HL208 at most.
+""",
 )
 def unannotated_translation(ctx: AuditContext) -> Iterator[Hit]:
     for url, translation in unclustered_pages(ctx).items():
@@ -116,6 +132,18 @@ product pages carry hreflang annotations; no version of the post exists in anoth
     fix="""
 Nothing, if the page exists in one language only. Otherwise publish its translations and annotate
 them as a cluster.
+""",
+    failing="""
+<!-- on https://example.com/en/news/, a host where clusters exist -->
+<head><title>News</title></head>
+""",
+    fixed="""
+<!-- on https://example.com/en/news/, if a translation exists -->
+<link rel="alternate" hreflang="en" href="https://example.com/en/news/">
+<link rel="alternate" hreflang="de" href="https://example.com/de/news/">
+""",
+    precedence="""
+HL207 takes the page where a counterpart exists under another locale segment; HL208 is the rest.
 """,
 )
 def page_without_annotations(ctx: AuditContext) -> Iterator[Hit]:

@@ -28,6 +28,20 @@ Give a start that answers 200 (follow its redirects to the final URL), or the si
 (robots.txt's `Sitemap:` lines name it); check that the site is up and reachable from where the
 crawl runs.
 """,
+    failing="""
+$ qivrora audit https://example.com/sitemap.xml
+# /sitemap.xml answers 200 with the HTML home page: not a sitemap
+""",
+    fixed="""
+$ qivrora audit https://example.com/sitemap_index.xml
+# the sitemap robots.txt names (Sitemap: https://example.com/sitemap_index.xml)
+""",
+    precedence="""
+Where every start fails, no other check runs: these rows are all the feeds hold, and the run exits
+with status 3. A start file on disk that is not a sitemap is an argument error (exit status 2), not
+CR001.
+""",
+    since="0.2.0",
 )
 def start_unusable(ctx: AuditContext) -> Iterator[Hit]:
     for start, problem in unusable_starts(ctx).items():

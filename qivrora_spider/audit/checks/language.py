@@ -69,6 +69,21 @@ wrong page. Regions are not compared: `en-US` against `en-GB` is fine.
 Set `<html lang>` to the language of the content (here `fr`), or, if the page really is in that
 language, correct the hreflang annotations that call it otherwise.
 """,
+    failing="""
+<html lang="en">
+<head>
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/">
+<!-- this is https://example.com/fr/ -->
+""",
+    fixed="""
+<html lang="fr">
+<head>
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/">
+""",
+    precedence="""
+HL503 judges the language of the text itself; HL501 only the declarations.
+""",
+    since="0.1.0",
 )
 def html_lang_mismatch(ctx: AuditContext) -> Iterator[Hit]:
     for url, page in ctx.pages.items():
@@ -114,6 +129,17 @@ language is left to guesswork.
 Write the page's language as a BCP 47 tag on the root element: `<html lang="de">`, or `de-AT` for a
 regional version.
 """,
+    failing="""
+<html>
+<head>
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+""",
+    fixed="""
+<html lang="de">
+<head>
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+""",
+    since="0.1.0",
 )
 def html_lang_missing(ctx: AuditContext) -> Iterator[Hit]:
     for url in ctx.cluster_of:
@@ -354,6 +380,25 @@ Scripts are compared where the page names one (`zh-Hant`, `sr-Latn`, or `zh-TW`)
 Translate the page, or leave it out of the cluster (no annotations, or a noindex) until it is
 translated. If the text is right, correct the declared language.
 """,
+    failing="""
+<html lang="fr">
+<head>
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/setup/">
+</head>
+<body><main><p>Install the app and sign in with your account…</p></main></body>
+""",
+    fixed="""
+<html lang="fr">
+<head>
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/setup/">
+</head>
+<body><main><p>Installez l’application et connectez-vous à votre compte…</p></main></body>
+""",
+    precedence="""
+Judged only on enough letters of prose and a confident identification. HL501 compares the
+declarations alone.
+""",
+    since="0.2.0",
 )
 def content_language_mismatch(ctx: AuditContext) -> Iterator[Hit]:
     for url, (written, _, annotation, reading) in sorted(content_mismatches(ctx).items()):

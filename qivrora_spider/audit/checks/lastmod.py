@@ -43,6 +43,19 @@ EARLIEST_ZONE = timezone(timedelta(hours=14))
 Write the date as `YYYY-MM-DD`, or the date and time in ISO 8601 with a time zone designator
 (`2024-05-01T09:30:00Z`).
 """,
+    failing="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/</loc><lastmod>2024-05-01 09:30:00</lastmod></url>
+</urlset>
+""",
+    fixed="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/</loc><lastmod>2024-05-01T09:30:00Z</lastmod></url>
+</urlset>
+""",
+    since="0.1.0",
 )
 def lastmod_invalid(ctx: AuditContext) -> Iterator[Hit]:
     for entry in ctx.store.entries:
@@ -90,6 +103,20 @@ Crawled on 2024-05-01, `https://example.com/sitemap.xml` has `<lastmod>2024-06-1
     fix="""
 Set `<lastmod>` to the time the page's content last changed, from the server's clock with its time zone.
 """,
+    failing="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <!-- crawled on 2024-05-01 -->
+  <url><loc>https://example.com/</loc><lastmod>2024-06-15</lastmod></url>
+</urlset>
+""",
+    fixed="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/</loc><lastmod>2024-04-28</lastmod></url>
+</urlset>
+""",
+    since="0.1.0",
 )
 def lastmod_in_future(ctx: AuditContext) -> Iterator[Hit]:
     for entry in ctx.store.entries:
@@ -119,6 +146,22 @@ the sitemap was last generated.
 Take each `<lastmod>` from the page's own last content change (the CMS's modification date), not the
 time the sitemap is generated; leave `<lastmod>` out where that date is unknown.
 """,
+    failing="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/a/</loc><lastmod>2024-05-01</lastmod></url>
+  <url><loc>https://example.com/b/</loc><lastmod>2024-05-01</lastmod></url>
+  <!-- … and so on for every entry: the day the sitemap was generated -->
+</urlset>
+""",
+    fixed="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/a/</loc><lastmod>2023-11-14</lastmod></url>
+  <url><loc>https://example.com/b/</loc><lastmod>2024-02-03</lastmod></url>
+</urlset>
+""",
+    since="0.1.0",
 )
 def lastmod_bulk_stamped(ctx: AuditContext) -> Iterator[Hit]:
     dates: dict[str, list[date]] = defaultdict(list)
@@ -183,6 +226,20 @@ it is listed with `<lastmod>2024-05-02</lastmod>`, and its content is the same.
 Take `<lastmod>` from the time the page's main content last changed (the CMS's modification date), not
 from the time the sitemap or the page is generated.
 """,
+    failing="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <!-- previous crawl: 2024-05-01; the page's content has not changed since -->
+  <url><loc>https://example.com/de/</loc><lastmod>2024-05-02</lastmod></url>
+</urlset>
+""",
+    fixed="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/de/</loc><lastmod>2024-05-01</lastmod></url>
+</urlset>
+""",
+    since="0.1.0",
 )
 def lastmod_without_change(ctx: AuditContext) -> Iterator[Hit]:
     for entry, then, changed, advanced in _compared(ctx):
@@ -214,6 +271,20 @@ then its text and its hreflang annotations changed, and the sitemap still says `
 Update `<lastmod>` whenever the page's main content changes: generate it from the page's modification
 date rather than keeping it by hand.
 """,
+    failing="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <!-- the page's text and annotations changed since the previous crawl -->
+  <url><loc>https://example.com/fr/</loc><lastmod>2024-05-01</lastmod></url>
+</urlset>
+""",
+    fixed="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/fr/</loc><lastmod>2024-05-09</lastmod></url>
+</urlset>
+""",
+    since="0.1.0",
 )
 def change_without_lastmod(ctx: AuditContext) -> Iterator[Hit]:
     for entry, then, changed, advanced in _compared(ctx):

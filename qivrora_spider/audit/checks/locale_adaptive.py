@@ -71,6 +71,20 @@ that French readers cannot read the English page.
 Serve every visitor the same page at each URL, and let hreflang send each reader to theirs; a banner
 suggesting the visitor's language is fine, a redirect or other content is not.
 """,
+    failing="""
+$ curl -sI -H 'Accept-Language: fr' https://example.com/en/
+HTTP/1.1 302 Found
+Location: https://example.com/fr/
+""",
+    fixed="""
+$ curl -sI -H 'Accept-Language: fr' https://example.com/en/
+HTTP/1.1 200 OK
+Link: <https://example.com/fr/>; rel="alternate"; hreflang="fr"
+""",
+    precedence="""
+`x-default` targets are not probed: a redirecting `x-default` is HL408. A `Vary: Accept-Language`
+with no difference is no finding.
+""",
 )
 def locale_adaptive_page(ctx: AuditContext) -> Iterator[Hit]:
     if not ctx.store.probes:

@@ -81,6 +81,17 @@ self-references break too.
     fix="""
 Write the full URL, scheme and host included: `href="https://example.com/es/"`.
 """,
+    failing="""
+<link rel="alternate" hreflang="es" href="/es/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="es" href="https://example.com/es/">
+""",
+    precedence="""
+The annotation is left out of the graph, as search engines leave it out, so its consequences (HL108,
+HL201) are reported too.
+""",
+    since="0.1.0",
 )
 def relative_href(ctx: AuditContext) -> Iterator[Hit]:
     for group, written, resolved in _href_hits(ctx, HrefKind.RELATIVE):
@@ -116,6 +127,16 @@ the cluster, but it is fragile.
     fix="""
 Write the scheme: `href="https://example.com/es/"`.
 """,
+    failing="""
+<link rel="alternate" hreflang="es" href="//example.com/es/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="es" href="https://example.com/es/">
+""",
+    precedence="""
+Unlike HL101, the href is resolved against the page and the annotation is kept in the graph.
+""",
+    since="0.1.0",
 )
 def protocol_relative_href(ctx: AuditContext) -> Iterator[Hit]:
     for group, written, resolved in _href_hits(ctx, HrefKind.PROTOCOL_RELATIVE):
@@ -146,6 +167,16 @@ search engines drop the annotation, and the alternate is missing from the cluste
     fix="""
 Write the absolute http(s) URL of the alternate, percent-encoding spaces and other special characters.
 """,
+    failing="""
+<link rel="alternate" hreflang="de" href="https://example.com/de/ index.html">
+""",
+    fixed="""
+<link rel="alternate" hreflang="de" href="https://example.com/de/index.html">
+""",
+    precedence="""
+The annotation is left out of the graph, so its consequences (HL108, HL201) are reported too.
+""",
+    since="0.1.0",
 )
 def invalid_href(ctx: AuditContext) -> Iterator[Hit]:
     for group, written, _ in _href_hits(ctx, HrefKind.INVALID):
@@ -217,6 +248,18 @@ and not reported.
 Write `<link rel="alternate" hreflang="de" href="https://example.com/de/">` in <head> (or the
 equivalent `<xhtml:link>` in the sitemap entry).
 """,
+    failing="""
+<link rel="alternative" hreflang="de" href="https://example.com/de/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+""",
+    precedence="""
+An `<a hreflang>` is reported only where the page does not annotate that target properly in any
+source. The annotation is left out of the graph, so its consequences (HL108, HL201) are reported
+too.
+""",
+    since="0.1.0",
 )
 def incomplete_annotation(ctx: AuditContext) -> Iterator[Hit]:
     for url, base, ignored, sitemap in _ignored(ctx):
@@ -278,6 +321,25 @@ the `<img>` at line 5 ends <head>, so the annotation at line 6 is ignored.
     fix="""
 Move the annotations above the element that ends <head> early, or move that element into <body>.
 """,
+    failing="""
+<head>
+  <title>Shop</title>
+  <img src="pixel.gif">
+  <link rel="alternate" hreflang="de" href="https://example.com/de/">
+</head>
+""",
+    fixed="""
+<head>
+  <title>Shop</title>
+  <link rel="alternate" hreflang="de" href="https://example.com/de/">
+</head>
+<body>
+  <img src="pixel.gif">
+""",
+    precedence="""
+The annotation is left out of the graph, so its consequences (HL108, HL201) are reported too.
+""",
+    since="0.1.0",
 )
 def outside_head(ctx: AuditContext) -> Iterator[Hit]:
     for group in source_groups(ctx):
@@ -342,6 +404,18 @@ cannot tell which one serves that language, and may pick either or drop both.
     fix="""
 Keep the one URL that serves the language; give the other its own value (`de-AT`) or remove it.
 """,
+    failing="""
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<link rel="alternate" hreflang="de" href="https://example.com/de-at/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<link rel="alternate" hreflang="de-AT" href="https://example.com/de-at/">
+""",
+    precedence="""
+One value to one URL written twice is HL112; one URL with two languages is HL111.
+""",
+    since="0.1.0",
 )
 def duplicate_language(ctx: AuditContext) -> Iterator[Hit]:
     for group in source_groups(ctx):
@@ -403,6 +477,18 @@ Choose one x-default URL and declare that same URL on every page of the cluster.
 declares several is reported once per page and source; pages that disagree are reported once per
 cluster, on the first page (sorted) that declares an x-default.
 """,
+    failing="""
+<link rel="alternate" hreflang="x-default" href="https://example.com/">
+<link rel="alternate" hreflang="x-default" href="https://example.com/en/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="x-default" href="https://example.com/">
+""",
+    precedence="""
+A URL that cannot stand as an alternate (HL3xx, HL4xx) takes no part in the cluster's count: that
+URL is the defect.
+""",
+    since="0.1.0",
 )
 def multiple_x_default(ctx: AuditContext) -> Iterator[Hit]:
     # One page (one source) that declares several x-default URLs.
@@ -457,6 +543,18 @@ markup harder to keep right: the next edit changes one copy and not the other.
     fix="""
 Remove the repeat. The same annotation in the HTML and in the sitemap is not a repeat.
 """,
+    failing="""
+<link rel="alternate" hreflang="en-US" href="https://example.com/en-us/">
+<link rel="alternate" hreflang="EN-us" href="https://example.com/en-us/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="en-US" href="https://example.com/en-us/">
+""",
+    precedence="""
+The same annotation in two sources (HTML and sitemap) is not a repeat. One value for two URLs is
+HL106.
+""",
+    since="0.1.0",
 )
 def duplicate_annotation(ctx: AuditContext) -> Iterator[Hit]:
     for group in source_groups(ctx, per_entry=True):

@@ -45,6 +45,21 @@ href="https://example.com/en/">`.
     fix="""
 Add the page itself, with its own language, to its annotations in every source that annotates it.
 """,
+    failing="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/">
+""",
+    fixed="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/">
+""",
+    precedence="""
+A self-reference to a variant of the page's URL is HL110, not HL108.
+""",
+    since="0.1.0",
     per_cluster=True,
 )
 def missing_self_reference(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
@@ -89,6 +104,16 @@ in which no page declares `x-default`.
 Add `<link rel="alternate" hreflang="x-default" href="...">` with the same URL to every page of the
 cluster. Reported once per cluster, on its first URL (sorted).
 """,
+    failing="""
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<link rel="alternate" hreflang="x-default" href="https://example.com/en/">
+""",
+    since="0.1.0",
 )
 def missing_x_default(ctx: AuditContext) -> Iterator[Hit]:
     with_default = {ctx.cluster_of[source] for source in x_default_declarers(ctx) if is_lister(ctx, source)}
@@ -125,6 +150,18 @@ correct that href, not to add an annotation or repair the variant.
     fix="""
 Write the page's own URL, exactly as it is served: `href="https://example.com/en/"`.
 """,
+    failing="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="en" href="http://example.com/en">
+""",
+    fixed="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="en" href="https://example.com/en/">
+""",
+    precedence="""
+Reported instead of HL401 to HL406 for the self-reference it names.
+""",
+    since="0.1.0",
 )
 def self_reference_variant(ctx: AuditContext) -> Iterator[Hit]:
     for url, variants in variant_self_references(ctx).items():
@@ -158,6 +195,18 @@ one URL are fine and not reported.
     fix="""
 Annotate the URL with the one language it serves, and point the other value to the page in that language.
 """,
+    failing="""
+<link rel="alternate" hreflang="en" href="https://example.com/">
+<link rel="alternate" hreflang="de" href="https://example.com/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="en" href="https://example.com/">
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+""",
+    precedence="""
+Regions of one language, or `x-default`, on one URL are fine.
+""",
+    since="0.1.0",
 )
 def url_multiple_languages(ctx: AuditContext) -> Iterator[Hit]:
     for url in ctx.graph.nodes:

@@ -65,6 +65,20 @@ the `<head>` holds five of them.
 Put the annotations in the HTML the server sends (server-side rendering or prerendering of the
 `<head>`), or in the HTTP `Link` header or the sitemap, which no script is needed to read.
 """,
+    failing="""
+<head>
+  <script>
+    document.head.insertAdjacentHTML("beforeend",
+      '<link rel="alternate" hreflang="de" href="https://example.com/de/">');
+  </script>
+</head>
+""",
+    fixed="""
+<head>
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+</head>
+""",
+    since="0.2.0",
 )
 def annotations_only_after_rendering(ctx: AuditContext) -> Iterator[Hit]:
     for page in _rendered_pages(ctx):
@@ -105,6 +119,20 @@ scripts run, the `<head>` says `hreflang="de" href="https://example.com/de-de/"`
 Make the scripts leave the annotations alone, or have the server send the annotations the scripts
 would write: one list of alternates, in the served HTML.
 """,
+    failing="""
+<head>
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+  <script>
+    document.querySelector('link[hreflang="de"]').href = "https://example.com/de-de/";
+  </script>
+</head>
+""",
+    fixed="""
+<head>
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+</head>
+""",
+    since="0.2.0",
 )
 def rendering_changes_annotations(ctx: AuditContext) -> Iterator[Hit]:
     for page in _rendered_pages(ctx):
@@ -154,6 +182,17 @@ unknown, so the annotations of the HTML as served are used for every other check
 Make the page load within a few seconds without depending on slow third-party scripts; a page that
 sends visitors elsewhere should answer with an HTTP redirect (301) instead of a script.
 """,
+    failing="""
+<script>location.href = "https://example.com/fr/home";</script>
+""",
+    fixed="""
+HTTP/1.1 301 Moved Permanently
+Location: https://example.com/fr/home
+""",
+    precedence="""
+The served annotations are used for the page, so the graph checks still judge it.
+""",
+    since="0.2.0",
 )
 def render_failed(ctx: AuditContext) -> Iterator[Hit]:
     for page in _rendered_pages(ctx):

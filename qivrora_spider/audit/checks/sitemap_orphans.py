@@ -76,6 +76,18 @@ page of the site links to it: the Italian pricing page exists only in the sitema
 Link the page from the pages it belongs with (its section, the language switcher of its translations),
 or remove it from the sitemap if it is not meant to be found.
 """,
+    failing="""
+<!-- sitemap.xml lists it; no crawled page links to it -->
+<url><loc>https://example.com/de/preise/</loc></url>
+""",
+    fixed="""
+<!-- the language switcher of https://example.com/en/preise/ -->
+<a href="https://example.com/de/preise/">Deutsch</a>
+""",
+    precedence="""
+Not reported where HL203 names the same URL (an hreflang target no page links to); judged only on
+crawls that followed links to the end.
+""",
 )
 def sitemap_url_unlinked(ctx: AuditContext) -> Iterator[Hit]:
     if not followed_every_link(ctx):

@@ -77,6 +77,22 @@ full of them; a redirecting URL in particular is not the URL that gets indexed.
 List only the final URLs that answer 200: replace redirecting URLs by their target, remove or restore
 missing pages, and fix server errors.
 """,
+    failing="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>http://example.com/about</loc></url>
+</urlset>
+""",
+    fixed="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/about/</loc></url>
+</urlset>
+""",
+    precedence="""
+A listed URL that answers 200 but is not indexable is SM012.
+""",
+    since="0.1.0",
 )
 def sitemap_url_not_ok(ctx: AuditContext) -> Iterator[Hit]:
     for (_, url), entry in listed(ctx).items():
@@ -126,6 +142,20 @@ that file).
 Add the page to a sitemap of its host (usually by fixing the generator, which misses the section), or,
 if the page should not be indexed, make it noindex or canonicalise it to the page that should be.
 """,
+    failing="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/en/products/</loc></url>
+</urlset>
+""",
+    fixed="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/en/products/</loc></url>
+  <url><loc>https://example.com/fr/produits/</loc></url>
+</urlset>
+""",
+    since="0.1.0",
 )
 def page_missing_from_sitemap(ctx: AuditContext) -> Iterator[Hit]:
     named_by = _named_by(ctx)
@@ -178,6 +208,20 @@ Split the file into several sitemaps of at most 50,000 URLs and 50 MiB each, and
 index. An index over the limit is split into several indexes, each named in robots.txt (indexes cannot
 nest).
 """,
+    failing="""
+<!-- sitemap.xml.gz: 72,310 <url> entries in one file -->
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+""",
+    fixed="""
+<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <sitemap><loc>https://example.com/sitemap-1.xml.gz</loc></sitemap>
+  <sitemap><loc>https://example.com/sitemap-2.xml.gz</loc></sitemap>
+</sitemapindex>
+""",
+    precedence="""
+The file is read up to the limit, and its entries up to there are judged by the other checks.
+""",
+    since="0.1.0",
 )
 def sitemap_too_large(ctx: AuditContext) -> Iterator[Hit]:
     for url, sitemap in sorted(ctx.store.sitemaps.items()):
@@ -296,6 +340,18 @@ Serve the file with status 200 as UTF-8 XML whose root is `<urlset>` or `<sitema
 namespace `http://www.sitemaps.org/schemas/sitemap/0.9`, give every entry a `<loc>`, and list only
 urlset files in an index. Validate the generator's output against the sitemap schema.
 """,
+    failing="""
+<urlset xmlns="http://www.google.com/schemas/sitemap/0.84">
+  <url><loc>https://example.com/</loc></url>
+</urlset>
+""",
+    fixed="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/</loc></url>
+</urlset>
+""",
+    since="0.1.0",
 )
 def sitemap_invalid(ctx: AuditContext) -> Iterator[Hit]:
     for url, sitemap in sorted(ctx.store.sitemaps.items()):
@@ -335,6 +391,17 @@ webmaster tools are exempt too, which a crawl cannot see.
 Move the sitemap to the root of the host whose URLs it lists, or name it in that host's robots.txt
 (`Sitemap: https://example.com/blog/sitemap.xml`).
 """,
+    failing="""
+<!-- https://example.com/blog/sitemap.xml -->
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/shop/shoes/</loc></url>
+</urlset>
+""",
+    fixed="""
+# https://example.com/robots.txt names the sitemap, which puts every URL of the host in its scope
+Sitemap: https://example.com/blog/sitemap.xml
+""",
+    since="0.1.0",
 )
 def sitemap_url_out_of_scope(ctx: AuditContext) -> Iterator[Hit]:
     named_by = _named_by(ctx)
@@ -381,6 +448,18 @@ no answer) is not judged.
 Add a line `Sitemap: https://example.com/sitemap.xml` (the sitemap index, if there is one) to the host's
 robots.txt; create the robots.txt if there is none.
 """,
+    failing="""
+# https://example.com/robots.txt
+User-agent: *
+Disallow: /cart/
+""",
+    fixed="""
+# https://example.com/robots.txt
+User-agent: *
+Disallow: /cart/
+Sitemap: https://example.com/sitemap.xml
+""",
+    since="0.1.0",
 )
 def sitemap_not_in_robots(ctx: AuditContext) -> Iterator[Hit]:
     named_by = _named_by(ctx)
@@ -426,6 +505,23 @@ into the clusters.
 Remove the URL from the sitemap, or list its canonical URL instead; if it is meant to be indexed,
 remove the noindex or the robots.txt rule.
 """,
+    failing="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <!-- its canonical is https://example.com/de/ -->
+  <url><loc>https://example.com/de/?ref=nav</loc></url>
+</urlset>
+""",
+    fixed="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/de/</loc></url>
+</urlset>
+""",
+    precedence="""
+A listed URL that answers anything but 200 is SM001.
+""",
+    since="0.1.0",
 )
 def sitemap_url_not_indexable(ctx: AuditContext) -> Iterator[Hit]:
     for (_, url), entry in listed(ctx).items():
@@ -469,6 +565,20 @@ other files).
     fix="""
 List each URL once, in one sitemap file only.
 """,
+    failing="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/de/</loc></url>
+  <url><loc>https://example.com/de/</loc></url>
+</urlset>
+""",
+    fixed="""
+<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+  <url><loc>https://example.com/de/</loc></url>
+</urlset>
+""",
+    since="0.1.0",
 )
 def url_in_multiple_sitemaps(ctx: AuditContext) -> Iterator[Hit]:
     for entries in ctx.entries_by_url.values():

@@ -87,6 +87,22 @@ sitemap entry of the same page says `hreflang="de" href="https://example.com/de-
 Generate every source from one list of alternates, so that all of them say the same; or keep the
 annotations in one source only (the sitemap is the easiest to maintain on a large site).
 """,
+    failing="""
+<!-- the HTML of https://example.com/en/ -->
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<!-- its sitemap entry -->
+<xhtml:link rel="alternate" hreflang="de" href="https://example.com/de-de/"/>
+""",
+    fixed="""
+<!-- the HTML of https://example.com/en/ and its sitemap entry agree -->
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<xhtml:link rel="alternate" hreflang="de" href="https://example.com/de/"/>
+""",
+    precedence="""
+Only usable annotations are compared: a source whose annotations are all unusable (HL101, HL103,
+HL104, HL105) counts as absent.
+""",
+    since="0.1.0",
 )
 def sources_conflict(ctx: AuditContext) -> Iterator[Hit]:
     for url, found in ctx.annotations.items():

@@ -106,6 +106,19 @@ cannot be confirmed, and every crawl wastes a fetch on the redirect; chains and 
 Annotate the URL the redirect ends at (here `https://example.com/fr/`), exactly as the server serves it:
 scheme, host, trailing slash and all. Break redirect loops and shorten chains.
 """,
+    failing="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="fr" href="http://example.com/fr">
+<!-- http://example.com/fr answers 301, Location: https://example.com/fr/ -->
+""",
+    fixed="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="fr" href="https://example.com/fr/">
+""",
+    precedence="""
+A self-reference is HL110, not HL401. A redirecting URL takes no part in HL107 or HL205.
+""",
+    since="0.1.0",
 )
 def alternate_redirects(ctx: AuditContext) -> Iterator[Hit]:
     yield from _pair_hits(ctx, "HL401", lambda target: redirect_story(ctx, target))
@@ -129,6 +142,18 @@ Every page of a cluster lists `hreflang="x-default" href="https://example.com/"`
     fix="""
 Nothing, if the entry page is meant to choose a version for each visitor. Otherwise annotate the page
 the redirect ends at as `x-default`.
+""",
+    failing="""
+<link rel="alternate" hreflang="x-default" href="https://example.com/">
+<!-- https://example.com/ answers 302 to /en/ for a crawler with no Accept-Language -->
+""",
+    fixed="""
+<!-- nothing to change where the redirect is by design; or name the page it serves: -->
+<link rel="alternate" hreflang="x-default" href="https://example.com/en/">
+""",
+    precedence="""
+Reported instead of HL401 for a 302, 303 or 307 `x-default` whose redirects end on a 200; a 301 or
+308, or redirects that end elsewhere, stay HL401.
 """,
 )
 def x_default_redirects(ctx: AuditContext) -> Iterator[Hit]:
@@ -159,6 +184,19 @@ engines: the language version is missing from the cluster, and the annotation po
 Restore the page, correct the URL in the annotation, or remove the annotation from every page that
 lists it.
 """,
+    failing="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="es" href="https://example.com/es/">
+<!-- https://example.com/es/ answers 404 -->
+""",
+    fixed="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="es" href="https://example.com/es/productos/">
+""",
+    precedence="""
+A self-reference is HL110, not HL402. A URL that answers 4xx takes no part in HL107 or HL205.
+""",
+    since="0.1.0",
 )
 def alternate_client_error(ctx: AuditContext) -> Iterator[Hit]:
     def explain(target: str) -> str:
@@ -184,6 +222,20 @@ if the error persists they drop the page from their index and from the cluster.
     fix="""
 Fix the server so the alternate answers 200; if the failure was temporary, crawl again to confirm.
 """,
+    failing="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="ja" href="https://example.com/ja/">
+<!-- https://example.com/ja/ answers 503 -->
+""",
+    fixed="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="ja" href="https://example.com/ja/">
+<!-- https://example.com/ja/ answers 200 -->
+""",
+    precedence="""
+A URL that answers 5xx takes no part in HL107 or HL205.
+""",
+    since="0.1.0",
 )
 def alternate_server_error(ctx: AuditContext) -> Iterator[Hit]:
     def explain(target: str) -> str:
@@ -207,6 +259,16 @@ record.
     fix="""
 Correct the host name in the annotation, or fix the DNS, server or certificate of the alternate's host.
 """,
+    failing="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="de" href="https://exmaple.de/">
+<!-- exmaple.de has no DNS record -->
+""",
+    fixed="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="de" href="https://example.de/">
+""",
+    since="0.1.0",
 )
 def alternate_unreachable(ctx: AuditContext) -> Iterator[Hit]:
     def explain(target: str) -> str:
@@ -235,6 +297,17 @@ content nor its return links: the language version cannot join the cluster.
 Allow the alternate in its host's robots.txt, or remove the annotation if the page is not meant to be
 found. (To keep a page out of the index, use noindex, not robots.txt, and do not annotate it.)
 """,
+    failing="""
+# https://example.com/robots.txt
+User-agent: *
+Disallow: /fr/
+""",
+    fixed="""
+# https://example.com/robots.txt
+User-agent: *
+Disallow: /cart/
+""",
+    since="0.1.0",
 )
 def alternate_blocked_by_robots(ctx: AuditContext) -> Iterator[Hit]:
     def explain(target: str) -> str:
@@ -263,6 +336,18 @@ hreflang clusters that mix indexable and noindex pages or treat the annotation a
 Remove the noindex if the page is a language version meant to be found; otherwise remove every
 annotation that points to it.
 """,
+    failing="""
+<!-- on https://example.com/it/, annotated by https://example.com/en/ -->
+<meta name="robots" content="noindex">
+""",
+    fixed="""
+<!-- on https://example.com/it/ -->
+<meta name="robots" content="index, follow">
+""",
+    precedence="""
+A noindex page's own self-reference is reported too. A noindex URL takes no part in HL107 or HL205.
+""",
+    since="0.1.0",
 )
 def alternate_noindex(ctx: AuditContext) -> Iterator[Hit]:
     def explain(target: str) -> str:
@@ -296,6 +381,17 @@ language version is missing from the cluster although the server did not report 
     fix="""
 Make the alternate answer `200 OK` with the page, or annotate the URL that serves the page.
 """,
+    failing="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<!-- https://example.com/de/ answers 204 No Content -->
+""",
+    fixed="""
+<!-- on https://example.com/en/ -->
+<link rel="alternate" hreflang="de" href="https://example.com/de/">
+<!-- https://example.com/de/ answers 200 with the page -->
+""",
+    since="0.1.0",
 )
 def alternate_unexpected_status(ctx: AuditContext) -> Iterator[Hit]:
     def explain(target: str) -> str:

@@ -58,6 +58,17 @@ codes written as languages (`jp` for Japanese, `gr` for Greek) are the usual sli
     fix="""
 Use the ISO 639-1 code: `ja`, `en`, `el`. Qivrora suggests it where the intent is clear.
 """,
+    failing="""
+<link rel="alternate" hreflang="jp" href="https://example.com/ja/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="ja" href="https://example.com/ja/">
+""",
+    precedence="""
+A value is judged wherever it is written, also in an annotation that HL101 to HL105 leave out of the
+graph.
+""",
+    since="0.1.0",
 )
 def invalid_language(ctx: AuditContext) -> Iterator[Hit]:
     yield from _value_hits(ctx).get("HL001", ())
@@ -78,6 +89,13 @@ such as `EU`: the whole annotation is ignored.
     fix="""
 Use the country code (`en-GB`), or leave the region out (`es`), or list one value per country.
 """,
+    failing="""
+<link rel="alternate" hreflang="en-UK" href="https://example.com/uk/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="en-GB" href="https://example.com/uk/">
+""",
+    since="0.1.0",
 )
 def invalid_region(ctx: AuditContext) -> Iterator[Hit]:
     yield from _value_hits(ctx).get("HL002", ())
@@ -98,6 +116,13 @@ Switzerland reads as Chamorro (`ch`).
     fix="""
 Write the language and the country: `en-US`, `de-CH` (and `fr-CH`, `it-CH` for the other languages).
 """,
+    failing="""
+<link rel="alternate" hreflang="CH" href="https://example.com/ch/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="de-CH" href="https://example.com/ch/">
+""",
+    since="0.1.0",
 )
 def region_only(ctx: AuditContext) -> Iterator[Hit]:
     yield from _value_hits(ctx).get("HL003", ())
@@ -117,6 +142,16 @@ Subtags of an hreflang value are separated by `-`. A value written the way local
     fix="""
 Use a hyphen: `fr-FR`, `pt-BR`.
 """,
+    failing="""
+<link rel="alternate" hreflang="fr_FR" href="https://example.com/fr/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="fr-FR" href="https://example.com/fr/">
+""",
+    precedence="""
+A value that a swap of separators makes valid is HL004; any other malformed value is HL005.
+""",
+    since="0.1.0",
 )
 def bad_separator(ctx: AuditContext) -> Iterator[Hit]:
     yield from _value_hits(ctx).get("HL004", ())
@@ -137,6 +172,16 @@ value: search engines ignore the annotation.
     fix="""
 Write `ll`, `ll-RR`, `ll-Ssss` or `ll-Ssss-RR` (language, optional script, optional region), or `x-default`.
 """,
+    failing="""
+<link rel="alternate" hreflang="US-en" href="https://example.com/us/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="en-US" href="https://example.com/us/">
+""",
+    precedence="""
+Where replacing the separator makes the value valid, HL004 is reported instead.
+""",
+    since="0.1.0",
 )
 def malformed_value(ctx: AuditContext) -> Iterator[Hit]:
     yield from _value_hits(ctx).get("HL005", ())
@@ -157,6 +202,13 @@ annotations of all pages identical and easy to check.
     fix="""
 Write the language lower-case, the script title-case and the region upper-case: `en-US`, `zh-Hant`.
 """,
+    failing="""
+<link rel="alternate" hreflang="EN-us" href="https://example.com/us/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="en-US" href="https://example.com/us/">
+""",
+    since="0.1.0",
 )
 def non_canonical_case(ctx: AuditContext) -> Iterator[Hit]:
     yield from _value_hits(ctx).get("HL006", ())
@@ -176,6 +228,13 @@ them, but not reliably, and a cluster that mixes `iw` and `he` describes one lan
     fix="""
 Use the current code: `he`, `id`, `yi`, `jv`, `ro`, `sr-Latn`.
 """,
+    failing="""
+<link rel="alternate" hreflang="iw" href="https://example.com/he/">
+""",
+    fixed="""
+<link rel="alternate" hreflang="he" href="https://example.com/he/">
+""",
+    since="0.1.0",
 )
 def deprecated_language(ctx: AuditContext) -> Iterator[Hit]:
     yield from _value_hits(ctx).get("HL007", ())

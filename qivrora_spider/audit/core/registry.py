@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
+from ... import __version__
+
 if TYPE_CHECKING:
     from .cluster_graph import ClusterGraph
     from .context import AuditContext
@@ -38,6 +40,8 @@ CheckFunction = SiteCheck | ClusterCheck
 
 @dataclass(frozen=True, slots=True)
 class Check:
+    """A check and its documentation: the docs site, `qivrora explain` and the report all read it."""
+
     id: str
     name: str
     severity: str
@@ -47,6 +51,10 @@ class Check:
     fix: str
     run: CheckFunction
     per_cluster: bool = False
+    failing: str = ""  # markup (HTML, sitemap XML, robots.txt, a command) that the check reports
+    fixed: str = ""  # the same markup, fixed
+    precedence: str = ""  # how it stands with the neighbouring checks that see the same defect
+    since: str = __version__  # the version the check was added in; it is a preview in that release
 
 
 CHECKS: dict[str, Check] = {}
@@ -61,6 +69,10 @@ def check(
     example: str,
     fix: str,
     per_cluster: bool = False,
+    failing: str = "",
+    fixed: str = "",
+    precedence: str = "",
+    since: str = __version__,
 ) -> Callable[[CheckFunction], CheckFunction]:
     """Register a check; its family is the module it lives in (``values``, ``graph``, ...).
 
@@ -75,7 +87,19 @@ def check(
             raise ValueError(f"check {id} registered twice")
         family = function.__module__.rsplit(".", 1)[-1]
         CHECKS[id] = Check(
-            id, name, severity, family, why.strip(), example.strip(), fix.strip(), function, per_cluster
+            id,
+            name,
+            severity,
+            family,
+            why.strip(),
+            example.strip(),
+            fix.strip(),
+            function,
+            per_cluster,
+            failing.strip("\n"),
+            fixed.strip("\n"),
+            precedence.strip(),
+            since,
         )
         return function
 
