@@ -148,7 +148,10 @@ def test_the_quiet_log_formatter_builds_the_crawled_line_only_where_a_handler_ke
     engine = logging.getLogger("scrapy.core.engine")
     handler = logging.NullHandler()
     # pytest's own capture handlers on the root logger keep everything: the engine's logger stops here.
-    level, propagate, engine.level, engine.propagate = engine.level, engine.propagate, logging.DEBUG, False
+    level, propagate = engine.level, engine.propagate
+    # setLevel, not the attribute: logging caches isEnabledFor per logger, and only setLevel clears it.
+    engine.setLevel(logging.DEBUG)
+    engine.propagate = False
     try:
         handler.setLevel(logging.INFO)
         engine.addHandler(handler)
@@ -157,7 +160,8 @@ def test_the_quiet_log_formatter_builds_the_crawled_line_only_where_a_handler_ke
         assert formatter.crawled(request, response, spider)["level"] == logging.DEBUG
     finally:
         engine.removeHandler(handler)
-        engine.level, engine.propagate = level, propagate
+        engine.setLevel(level)
+        engine.propagate = propagate
 
 
 def test_scrapy_downloader_lists_its_built_middlewares():
