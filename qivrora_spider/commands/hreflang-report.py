@@ -81,8 +81,7 @@ class Command(ScrapyCommand):
         context = AuditContext(store)
         findings = audit(context, severity=severity, disable=disabled)
         run = verdict(context)
-        if not run.audited:
-            findings = [finding for finding in findings if finding.check == "CR001"]
+        findings = run.handed_out(findings)
         segments = site_segments(context, given)
         outcome = RunOutcome(run.audited, list(run.lines), [str(segment) for segment in segments])
         feeds = feed_process_params_from_cli(self.settings, opts.output or [], overwrite_output=opts.overwrite_output)

@@ -156,7 +156,7 @@ class AuditExtension:
             stats.set_value(NO_START_STAT, True)
             logger.error(self.verdict.lines[0])
             # The previous crawl's findings stay, unknown: an unreachable site is not a fixed one.
-            findings = [finding for finding in findings if finding.check == "CR001"]
+            findings = self.verdict.handed_out(findings)
             self.changes = self.history.compare(context, findings, outage=True)
             if self.changes is not None and self.changes.unknown_line():
                 logger.warning("Qivrora changes: %s", self.changes.unknown_line())

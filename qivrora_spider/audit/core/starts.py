@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...facts import INTERRUPTED, Page
+from ...findings import Finding
 from .context import MAX_CHAIN, AuditContext, per_audit
 from .wording import answers, code, failure_reason
 
@@ -110,6 +111,11 @@ class Verdict:
     @property
     def partial(self) -> bool:
         return bool(self.lines)
+
+    def handed_out(self, findings: list[Finding]) -> list[Finding]:
+        """What the run's outputs hold: every finding, or where no audit happened the CR001 rows alone
+        (the rest judged a site the crawl never saw)."""
+        return findings if self.audited else [finding for finding in findings if finding.check == "CR001"]
 
 
 def verdict(ctx: AuditContext) -> Verdict:
