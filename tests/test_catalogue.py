@@ -3,6 +3,7 @@ checks`), and the registry matches CHECKS.md."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 from dataclasses import replace
@@ -12,6 +13,7 @@ import pytest
 
 from qivrora_spider import __version__
 from qivrora_spider.audit import CHECKS
+from qivrora_spider.audit.core.registry import check
 from qivrora_spider.catalogue import PREVIEW, DOCS_URL, UnknownCheck, explain, index, listing, page, page_url, status, write_pages
 
 from .test_false_green import qivrora
@@ -71,6 +73,16 @@ def test_a_check_is_a_preview_in_the_minor_release_that_added_it():
     major, minor, _ = __version__.split(".")
     assert status(replace(check, since=f"{major}.{minor}.9")) == "preview"
     assert status(replace(check, since=__version__)) == "preview"
+
+
+def test_every_check_writes_out_the_version_it_came_in():
+    """A default of the running version would make every check that took it a preview again at each
+    release; the decorator takes none, so a check cannot register without its version."""
+    assert inspect.signature(check).parameters["since"].default is inspect.Parameter.empty
+    def numbers(version: str) -> tuple[int, ...]:
+        return tuple(int(part) for part in version.split("."))
+
+    assert [c.id for c in CHECKS.values() if numbers(c.since) > numbers(__version__)] == []
 
 
 def test_the_index_and_a_preview_check_s_page_say_what_preview_means():
