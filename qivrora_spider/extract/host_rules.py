@@ -30,7 +30,7 @@ __all__ = ["HeaderRule", "RedirectRule", "RuleFile", "parse_headers", "parse_red
 #: Statuses a `_redirects` rule may give: rewrites, redirects, and the pages of a gone URL.
 RULE_STATUSES = frozenset({200, 301, 302, 303, 307, 308, 404, 410})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-#: Netlify's default; Cloudflare Pages' is 302 (README, "Auditing a build folder").
+#: Netlify's default; Cloudflare Pages' is 302 (docs/modes.md, "Host rules").
 DEFAULT_STATUS = 301
 #: Conditions that depend on who asks; a build folder has no visitor to meet them.
 VISITOR_CONDITIONS = ("Country", "Language", "Role", "Cookie")

@@ -85,6 +85,7 @@ Link: <https://example.com/fr/>; rel="alternate"; hreflang="fr"
 `x-default` targets are not probed: a redirecting `x-default` is HL408. A `Vary: Accept-Language`
 with no difference is no finding.
 """,
+    since="0.2.0",
 )
 def locale_adaptive_page(ctx: AuditContext) -> Iterator[Hit]:
     if not ctx.store.probes:
