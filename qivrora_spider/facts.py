@@ -235,7 +235,9 @@ class CrawlInfo:
     limits_reached: list[str] = field(default_factory=list)
 
 
-FACT_TYPES: tuple[type, ...] = (Page, TargetStatus, RobotsTxt, SitemapFile, SitemapEntry, CrawlInfo, LocaleProbe, LocaleRule)
+FACT_TYPES: tuple[type, ...] = (
+    Page, TargetStatus, RobotsTxt, SitemapFile, SitemapEntry, CrawlInfo, LocaleProbe, LocaleRule
+)
 _NESTED = {
     "annotations": Annotation,
     "ignored": IgnoredAnnotation,

@@ -162,7 +162,7 @@ def test_what_json_dumps_writes_and_strict_json_has_not_still_reads():
 
 
 def test_strings_repeated_across_facts_are_read_back_shared():
-    page, _, robots, _, entry, _, probe, _ = read_facts([json.dumps(fact_to_dict(fact)) for fact in EVERY_KIND])
+    page, _, robots, _, entry, _, probe, _ = read_facts(json.dumps(fact_to_dict(fact)) for fact in EVERY_KIND)
     assert page.url is page.annotations[0].url is entry.url is entry.annotations[0].url
     assert robots.sitemaps[0] is entry.sitemap is entry.annotations[0].sitemap is entry.ignored[0].sitemap
     assert page.annotations[0].source is page.served_only[0].source is page.ignored[0].source

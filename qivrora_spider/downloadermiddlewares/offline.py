@@ -87,10 +87,10 @@ class StaticSiteMiddleware:
             return
         rule, target = found
         try:
-            where = normalize_url(target, url)
+            normalised: str | None = normalize_url(target, url)
         except InvalidURL:
-            where = None
-        fact = LocaleRule(url, rule.where, rule.text, list(rule.conditions), rule.status, where)
+            normalised = None  # the message quotes the line, which says where
+        fact = LocaleRule(url, rule.where, rule.text, list(rule.conditions), rule.status, normalised)
         await self.crawler.engine.scraper.start_itemproc_async(fact, response=None)
 
     async def _excluded(self, url: str) -> NoReturn:

@@ -121,7 +121,8 @@ class RedirectRule:
     @property
     def by_locale(self) -> bool:
         """Its conditions are all on the visitor's language or country."""
-        return bool(self.conditions) and all(c.partition("=")[0] in LOCALE_CONDITIONS for c in self.conditions)
+        keys = [condition.partition("=")[0] for condition in self.conditions]
+        return bool(keys) and all(key in LOCALE_CONDITIONS for key in keys)
 
     def apply(self, origin: str, path: str, query: str) -> str | None:
         """TO with its placeholders filled, if the rule matches this request; else None."""
@@ -248,7 +249,9 @@ def _redirect_rule(where: str, number: int, line: str) -> tuple[RedirectRule | N
     unbound = [name for name in _PLACEHOLDER.findall(target) if name not in known]
     if unbound:
         return None, f"`:{unbound[0]}` in the target is bound by nothing in the source"
-    rule = RedirectRule(where, number, line.strip(), source, tuple(query), target, status, force, tuple(conditions))
+    rule = RedirectRule(
+        where, number, line.strip(), source, tuple(query), target, status, force, tuple(conditions)
+    )
     return rule, None
 
 

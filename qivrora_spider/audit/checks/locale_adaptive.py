@@ -54,7 +54,7 @@ def _changes(page: Page, probe: LocaleProbe) -> list[str]:
 def _rule_answer(rule: LocaleRule) -> str:
     """What the rule answers its visitors, as a message says it."""
     if rule.status == 200:
-        return f"serves them the content of {rule.target or 'its target'} at this URL"
+        return f"serves the content of {rule.target or 'its target'} at this URL"
     where = f" to {rule.target}" if rule.target and rule.status in REDIRECT_STATUSES else ""
     return f"{answers(rule.status)}{where}"
 
