@@ -49,11 +49,13 @@ def test_learned_locale_segments_are_named_by_value_with_a_pattern_for_their_url
     learned = named(
         members(("https://ex.com/de/", "de"), ("https://ex.com/", "en"), ("https://fr.ex.com/", "fr"),
                 ("https://fr.ex.com/p/", "fr"), ("https://ex.it/", "it-IT"), ("https://de.ex.com/de/", "de"))
-        + [("https://nl.ex.com/a", "1", "nl"), ("https://nl.ex.com/b", "1", "nl")]  # one cluster is no segment
+        # one cluster is no segment
+        + [("https://nl.ex.com/a", "1", "nl"), ("https://nl.ex.com/b", "1", "nl")]
     )
     assert learned == (
-        Segment("de", "https://de.ex.com/de/*"), Segment("de#2", "https://ex.com/de/*"), Segment("en", "https://ex.com/*"),
-        Segment("fr", "https://fr.ex.com/*"), Segment("it-IT", "https://ex.it/*"),
+        Segment("de", "https://de.ex.com/de/*"), Segment("de#2", "https://ex.com/de/*"),
+        Segment("en", "https://ex.com/*"), Segment("fr", "https://fr.ex.com/*"),
+        Segment("it-IT", "https://ex.it/*"),
     )
     assert parse_segments(map(str, learned)) == learned, "as the JUnit exporter reads them back"
     assert [segment_of(learned, Finding("HL208", "page-without-annotations", "notice", url)) for url in (
