@@ -23,7 +23,7 @@ from .facts import (
     LocaleProbe,
     Page,
     TargetStatus,
-    _field_names,
+    field_names,
 )
 
 _NESTED = {
@@ -47,7 +47,7 @@ def fact_to_dict(fact: Any) -> dict[str, Any]:
 
 def _as_dict(value: Any) -> dict[str, Any]:
     data = {}
-    for name in _field_names(type(value)):
+    for name in field_names(type(value)):
         item = getattr(value, name)
         if type(item) is list:
             nested = item and dataclasses.is_dataclass(item[0])
@@ -131,12 +131,12 @@ class _Reading(NamedTuple):
 _READING = {
     cls.kind: _Reading(
         cls,
-        _field_names(cls),
+        field_names(cls),
         *_REPEATED.get(cls.kind, ((), ())),
         tuple(
-            (key, nested, _field_names(nested), _REPEATED[key][0])
+            (key, nested, field_names(nested), _REPEATED[key][0])
             for key, nested in _NESTED.items()
-            if key in _field_names(cls)
+            if key in field_names(cls)
         ),
     )
     for cls in FACT_TYPES

@@ -217,13 +217,15 @@ FACT_TYPES: tuple[type, ...] = (Page, TargetStatus, RobotsTxt, SitemapFile, Site
 
 
 @functools.cache
-def _field_names(cls: type) -> tuple[str, ...]:
+def field_names(cls: type) -> tuple[str, ...]:
+    """A fact class's fields in order, which are its constructor's parameters: ``dataclasses.fields``
+    builds its tuple anew on each call."""
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
-_PAGE_VALUES = operator.attrgetter(*_field_names(Page))
-_LINKS_AT = _field_names(Page).index("links")
-_NOFOLLOW_AT = _field_names(Page).index("nofollow_links")
+_PAGE_VALUES = operator.attrgetter(*field_names(Page))
+_LINKS_AT = field_names(Page).index("links")
+_NOFOLLOW_AT = field_names(Page).index("nofollow_links")
 #: What a page kept by the audit holds for its nofollow links: one list for all, never written to.
 _NO_NOFOLLOW: list[str] = []
 
