@@ -10,12 +10,12 @@ import math
 import pytest
 
 from qivrora_spider.audit.core.fact_store import FactStore
+from qivrora_spider.fact_lines import FactsFormatError, fact_from_dict, fact_line, fact_to_dict, read_facts
 from qivrora_spider.facts import (
     FACT_TYPES,
     Annotation,
     Canonical,
     CrawlInfo,
-    FactsFormatError,
     IgnoredAnnotation,
     LocaleProbe,
     LocaleRule,
@@ -24,10 +24,6 @@ from qivrora_spider.facts import (
     SitemapEntry,
     SitemapFile,
     TargetStatus,
-    fact_from_dict,
-    fact_line,
-    fact_to_dict,
-    read_facts,
 )
 
 SITEMAP = "https://a.example/sitemap-ä.xml"

@@ -19,8 +19,10 @@ PACKAGE = ROOT / "qivrora_spider"
 
 #: Lowest first. A module may import from its own layer and the layers below it.
 LAYERS = [
-    # the items, how a run ended, the pure readers; what we rely on of the libraries under us
-    {"facts", "findings", "outcome", "extract", "compat"},
+    {"facts"},  # the facts: plain dataclasses that everything imports, and that import nothing of ours
+    # the facts as JSON lines, the findings, how a run ended, the pure readers; what we rely on of the
+    # libraries under us
+    {"fact_lines", "findings", "outcome", "extract", "compat"},
     {"audit"},  # facts -> findings, pure
     {"report", "catalogue"},  # findings -> what people read, pure
     {"feeds"},  # findings and facts -> files (Scrapy's exporters and storages)

@@ -12,7 +12,8 @@ import pytest_twisted
 
 from qivrora_spider.audit import audit
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
-from qivrora_spider.facts import CrawlInfo, fact_line, read_facts
+from qivrora_spider.fact_lines import fact_line, read_facts
+from qivrora_spider.facts import CrawlInfo
 from qivrora_spider.findings import Finding
 from qivrora_spider.spiders.arguments import ArgumentError, parse_arguments
 from qivrora_spider.spiders.hreflang import PROBED_SITEMAPS

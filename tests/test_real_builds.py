@@ -117,7 +117,10 @@ def deployed(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Deploye
     for path in folder.rglob("*"):
         if path.suffix in LINKING_SUFFIXES:
             path.write_text(path.read_text(encoding="utf-8").replace(BUILT_FOR, origin), encoding="utf-8")
-    thread = threading.Thread(target=server.serve_forever, name=f"build-{request.param}", daemon=True)
+    # Stopped at once, as SiteServer is: serve_forever looks at its flag every poll_interval.
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, name=f"build-{request.param}", daemon=True
+    )
     thread.start()
     try:
         yield Deployed(folder, origin, server)
