@@ -162,6 +162,22 @@ class LocaleProbe:
 
 
 @dataclass(slots=True)
+class LocaleRule:
+    """In a build folder (``-a site=``), the `_redirects` rule with a Language= or Country= condition
+    that answers a page otherwise for the visitors it names (HL801 with no probe: the host chooses by
+    visitor, and search engines, which send no language, meet no such condition)."""
+
+    kind: ClassVar[str] = "locale_rule"
+
+    url: str
+    where: str  # "file:line"
+    rule: str  # the line as written
+    conditions: list[str] = field(default_factory=list)  # as written: "Language=fr", "Country=de,at"
+    status: int = 0  # 3xx: it redirects; 200: it serves the target's content at the URL; 404, 410: so
+    target: str | None = None  # normalised: where it redirects, or whose content it serves
+
+
+@dataclass(slots=True)
 class RobotsTxt:
     kind: ClassVar[str] = "robots"
 
@@ -219,7 +235,9 @@ class CrawlInfo:
     limits_reached: list[str] = field(default_factory=list)
 
 
-FACT_TYPES: tuple[type, ...] = (Page, TargetStatus, RobotsTxt, SitemapFile, SitemapEntry, CrawlInfo, LocaleProbe)
+FACT_TYPES: tuple[type, ...] = (
+    Page, TargetStatus, RobotsTxt, SitemapFile, SitemapEntry, CrawlInfo, LocaleProbe, LocaleRule
+)
 _NESTED = {
     "annotations": Annotation,
     "ignored": IgnoredAnnotation,
@@ -302,7 +320,7 @@ def _fact_from(data: dict[str, Any]) -> Any:
         if unknown:
             raise FactsFormatError(f"unknown field(s) {unknown} for a {kind} fact") from None
         raise FactsFormatError(f"incomplete {kind} fact: {exc}") from None
-    if cls is Page or cls is TargetStatus or cls is LocaleProbe:
+    if cls is Page or cls is TargetStatus or cls is LocaleProbe or cls is LocaleRule:
         _check_url(fact.url)  # URLs are node identities: a forged one must not reach the audit
     return fact
 

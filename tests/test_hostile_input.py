@@ -2,8 +2,8 @@
 
 Each test crawls a fixture site serving one kind of hostile or broken input and asserts that the crawl
 runs to the audit without a traceback, that time and memory stay bounded (``bounded_crawl``; tighter
-bounds where the input is big), and that the expected finding or log line is there. README.md's table "Bad input and what Qivrora does" is generated from ``tests/bad_input.py``,
-which names the test of each row.
+bounds where the input is big), and that the expected finding or log line is there. The docs' table "Bad input" (docs/bad-input.md) is generated from
+``tests/bad_input.py``, which names the test of each row.
 """
 
 from __future__ import annotations
