@@ -16,7 +16,11 @@ pages/s is the site's page count over it. For each worker: its peak RSS (VmHWM, 
 CPU time (user + sys, from wait4), its responses (its stats), and whether it audited; Redis's CPU
 time too (INFO cpu), since on 2 cores every process competes for the same CPU, and the machine's idle
 core-seconds (/proc/stat) over the crawl. For the crawl: Redis commands per response (INFO
-commandstats) and URLs fetched more than once, GET and HEAD counted apart (the access log). Usage::
+commandstats) and URLs fetched more than once, GET and HEAD counted apart (the access log). Each
+worker's timeline gives the seconds from the start to the phases its log marks (MILESTONES); the
+crawl's last response is when nginx last wrote its access log, and *the end* runs from it to the
+auditor's findings written (its "Stored csv feed" line), the part of a run no added worker shortens.
+Usage::
 
     .venv/bin/python bench/distributed_bench.py --pages 20000 --repeat 3 --modes single,2
 
@@ -77,6 +81,7 @@ MILESTONES = {
     "crawl done": "The crawl is done",
     "audit": "Auditing",
     "audited": "Audit done",
+    "written": "Stored csv feed",
     "closed": "Spider closed",
 }
 _LOG_TIME = re.compile(rb"^(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)\.(\d{3}) ")
@@ -115,6 +120,14 @@ class Crawl:
     duplicates: dict[str, int]  # method: URLs fetched more than once with it
     findings: int | None
     idle_core_seconds: float
+    #: Seconds from the start to the last request the server logged (the access log's mtime).
+    last_response: float
+
+    @property
+    def end(self) -> float | None:
+        """The end of the crawl: seconds from the last response to the auditor's findings written."""
+        written = next((w.timeline.get("written") for w in self.workers if w.audited), None)
+        return None if written is None else written - self.last_response
 
     @property
     def shared(self) -> bool:
@@ -231,7 +244,7 @@ def crawl(
         workers.append(Worker(peak / 1024, seconds_used, stats, audited, timeline(log, started_at, exited[index])))
     findings = next((w.stats.get("qivrora/findings") for w in workers if w.audited), None)
     return Crawl(mode, seconds, workers, commands_called(client), redis_cpu(client) - redis_before,
-                 duplicates(access_log, offset), findings, idle)
+                 duplicates(access_log, offset), findings, idle, access_log.stat().st_mtime - started_at)
 
 
 def report(crawls: list[Crawl], pages: int) -> list[str]:
@@ -257,7 +270,7 @@ def report(crawls: list[Crawl], pages: int) -> list[str]:
         ))
     lines.append("")
     for number, done in enumerate(crawls, 1):
-        lines.append(f"Run {number} ({done.mode}), seconds from the start: " + "; ".join(
+        lines.append(f"Run {number} ({done.mode}), seconds from the start: last response {done.last_response:.1f}; " + "; ".join(
             f"worker {index}{' (audited)' if w.audited and done.shared else ''}: "
             + ", ".join(f"{name} {at:.1f}" for name, at in w.timeline.items())
             for index, w in enumerate(done.workers)
@@ -273,6 +286,11 @@ def report(crawls: list[Crawl], pages: int) -> list[str]:
         for mode in dict.fromkeys(c.mode for c in crawls)
     }
     lines += ["", "Median pages/s: " + ", ".join(f"{mode}: {rate:.0f}" for mode, rate in rates.items())]
+    ends = {mode: [c.end for c in crawls if c.mode == mode and c.end is not None] for mode in rates}
+    lines.append("The end (last response to findings written), each run and median s: " + "; ".join(
+        f"{mode}: {', '.join(f'{end:.2f}' for end in each)} (median {median(each):.2f})"
+        for mode, each in ends.items() if each
+    ))
     if "single" in rates and len(rates) > 1:
         lines.append("Ratio to one process: " + ", ".join(
             f"{mode}: {rate / rates['single']:.2f}" for mode, rate in rates.items() if mode != "single"

@@ -59,6 +59,7 @@ from qivrora_spider.spiders.hreflang import HreflangSpider
 
 from .conftest import ROOT, project_settings
 from .fixture_sites import url_entry, urlset
+from .test_false_green import COMMAND, environment
 
 pytestmark = pytest.mark.slow  # every test starts a redis-server
 
@@ -690,3 +691,23 @@ def test_a_worker_reaches_redis_over_tls_as_a_user_limited_to_its_crawls_keys(si
         )
         assert "this worker audits the facts of all" in worker.finish()
         assert admin.exists("qivrora:shop:facts") and findings.read_text().startswith("check,")
+
+
+@pytest.mark.parametrize(
+    ("flags", "variables", "named"),
+    [(["-s", "QIVRORA_WORKER_ID=w 1"], {}, "w 1"), ([], {"QIVRORA_WORKER_ID": "w/1"}, "w/1")],
+    ids=["setting", "environment"],
+)
+def test_a_worker_id_redis_keys_cannot_hold_stops_the_command_with_one_line_and_status_2(
+    flags, variables, named, tmp_path
+):
+    run = subprocess.run(
+        [*COMMAND, "scrapy", "crawl", "hreflang", "-a", "start=http://127.0.0.1:9/", *flags,
+         "-s", "REDIS_URL=redis://127.0.0.1:9"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=WAIT_AT_MOST,
+        env={**environment(), "SCRAPY_SETTINGS_MODULE": "qivrora_spider.settings.distributed", **variables},
+    )
+    assert run.returncode == outcome.USAGE_ERROR
+    assert run.stderr.splitlines() == [
+        f"qivrora: QIVRORA_WORKER_ID: {named!r} may hold letters, digits and . _ : - [ ] only"
+    ]

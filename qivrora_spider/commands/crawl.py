@@ -12,6 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from scrapy.commands.crawl import Command as ScrapyCrawl
+from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 
 from ..compat.scrapy import KeepsCrawler
@@ -29,6 +30,8 @@ from ..state.history import CrawlHistory
 if TYPE_CHECKING:
     import argparse
 
+    from scrapy.settings import BaseSettings
+
 
 def unknown_segment(gated: str | None, segments: list[str]) -> str | None:
     """Why a gate on a segment cannot be judged: no segment of that name was given or learned. A gate
@@ -37,6 +40,15 @@ def unknown_segment(gated: str | None, segments: list[str]) -> str | None:
     if gated is None or gated in names:
         return None
     return f"QIVRORA_FAIL_ON names the segment {gated!r}, which is none of: {', '.join(names) or 'no segment'}"
+
+
+def addon_settings(settings: BaseSettings) -> None:
+    """Each add-on enabled that checks its own settings (``check_settings``) does so: ValueError names
+    a wrong one before Scrapy builds the crawler, whose engine would fail on it with a traceback."""
+    for path in build_component_list(settings["ADDONS"]):
+        check = getattr(load_object(path), "check_settings", None)
+        if check is not None:
+            check(settings)
 
 
 def fail_on(settings: object) -> str | None:
@@ -57,6 +69,7 @@ class Command(KeepsCrawler, ScrapyCrawl):
             audit_settings(self.settings)
             segment_settings(self.settings)
             CrawlHistory(self.settings)
+            addon_settings(self.settings)
             if args and args[0] == "hreflang":
                 arguments = parse_arguments(opts.spargs)
                 problem = render_problem(self.settings) if arguments.render else None

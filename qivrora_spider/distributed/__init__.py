@@ -18,6 +18,7 @@ from .extensions import SharedAuditExtension
 from .pipelines import SharedStatusPipeline
 from .robots import SharedRobotsMiddleware
 from .scheduler import SharedDupeFilter, SharedScheduler
+from .shared import check_settings
 
 if TYPE_CHECKING:
     from scrapy.settings import BaseSettings
@@ -38,3 +39,8 @@ class DistributedCrawl:
             settings.replace_in_component_priority_dict(name, single, shared)
         # Ctrl-C makes a worker leave, its work going to the others, not audit what it alone gathered.
         settings.set_in_component_priority_dict("EXTENSIONS", Interruption, None)
+
+    @staticmethod
+    def check_settings(settings: BaseSettings) -> None:
+        """The worker id and crawl key, checked by the command before the crawl starts (ValueError)."""
+        check_settings(settings)

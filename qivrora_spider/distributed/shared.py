@@ -67,7 +67,7 @@ WORKER_TIMEOUT = 60.0
 #: (QIVRORA_REDIS_PATIENCE), and between two tries.
 REDIS_PATIENCE = 20.0
 REDIS_RETRY_EVERY = 0.5
-#: What a crawl key and a worker id may hold: they are part of Redis keys and of the `--key` users type.: it is part of Redis keys and of the `--key` users type.
+#: What a crawl key and a worker id may hold: they are part of Redis keys and of the `--key` users type.
 KEY_PATTERN = re.compile(r"[\w.:\[\]-]+")
 #: The keys that steer a crawl under way; cleared once it is audited (the facts stay for
 #: `hreflang-report --redis`), and with the rest when a new crawl starts on the key.
@@ -141,12 +141,25 @@ def worker_id(settings: BaseSettings) -> str:
     """QIVRORA_WORKER_ID (setting or environment variable): a worker started again under it takes back
     at once what it held. Without it each process is a new worker, host:pid:random, and what a dead
     one held goes back only once it is counted out (QIVRORA_WORKER_TIMEOUT)."""
-    named = str(settings.get("QIVRORA_WORKER_ID") or os.environ.get("QIVRORA_WORKER_ID") or "").strip()
-    if not named:
-        return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
-    if not KEY_PATTERN.fullmatch(named):
-        raise ValueError(f"QIVRORA_WORKER_ID: {named!r} may hold letters, digits and . _ : - [ ] only")
+    named = _named(
+        "QIVRORA_WORKER_ID", settings.get("QIVRORA_WORKER_ID") or os.environ.get("QIVRORA_WORKER_ID")
+    )
+    return named or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def _named(setting: str, value: object) -> str:
+    """A crawl key or worker id as given ('' for none); ValueError if Redis keys cannot hold it."""
+    named = str(value or "").strip()
+    if named and not KEY_PATTERN.fullmatch(named):
+        raise ValueError(f"{setting}: {named!r} may hold letters, digits and . _ : - [ ] only")
     return named
+
+
+def check_settings(settings: BaseSettings) -> None:
+    """ValueError naming a worker id or crawl key that Redis keys cannot hold: the command checks
+    them before the crawl starts, and says so in one line rather than a traceback from the engine."""
+    worker_id(settings)
+    _named("QIVRORA_CRAWL_KEY", settings.get("QIVRORA_CRAWL_KEY"))
 
 
 def connect(settings: BaseSettings) -> Redis:
@@ -163,10 +176,8 @@ def connect(settings: BaseSettings) -> Redis:
 def crawl_key(settings: BaseSettings, crawl: CrawlInfo) -> str:
     """QIVRORA_CRAWL_KEY, or one made of the start URLs and scope: the same command on every machine
     names the same crawl, and two sites crawled with one Redis never share one."""
-    named = str(settings.get("QIVRORA_CRAWL_KEY") or "").strip()
+    named = _named("QIVRORA_CRAWL_KEY", settings.get("QIVRORA_CRAWL_KEY"))
     if named:
-        if not KEY_PATTERN.fullmatch(named):
-            raise ValueError(f"QIVRORA_CRAWL_KEY: {named!r} may hold letters, digits and . _ : - [ ] only")
         return named
     host = urlsplit(crawl.start_urls[0]).hostname if crawl.start_urls else None
     return f"{host or 'crawl'}-{history_key(crawl.start_urls, crawl.scope)[:12]}"
