@@ -30,7 +30,7 @@ test: venv docs-venv
 	$(BIN)/python -m pytest
 
 # The edit-test loop: everything but the tests marked slow (Scrapyd, wheels, Chromium, redis-server,
-# crawls of tens of MB), in under a minute. `make test` (and CI) runs them all.
+# crawls of tens of MB, killed crawls, real timeouts, timings). `make test` (and CI) runs them all.
 test-fast: venv
 	$(BIN)/python -m pytest -m "not slow"
 

@@ -27,7 +27,8 @@ if str(ROOT) not in sys.path:  # run as `python bench/budget_bench.py`
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
 from bench.run import CRAWL_FLAGS  # noqa: E402
 from bench.serve import free_port, serve  # noqa: E402
-from qivrora_spider.facts import Page, read_facts  # noqa: E402
+from qivrora_spider.fact_lines import read_facts  # noqa: E402
+from qivrora_spider.facts import Page  # noqa: E402
 
 
 def crawl(checkout: Path, start: str, max_pages: int, facts: Path) -> float:

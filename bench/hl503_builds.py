@@ -20,7 +20,7 @@ from pathlib import Path
 from qivrora_spider.audit.checks import language
 from qivrora_spider.audit.core.context import AuditContext
 from qivrora_spider.audit.core.fact_store import FactStore
-from qivrora_spider.facts import read_facts
+from qivrora_spider.fact_lines import read_facts
 
 ROOT = Path(__file__).resolve().parent.parent
 BUILDS = ROOT / "tests" / "corpora" / "builds"

@@ -21,7 +21,7 @@ version = release = __version__
 
 extensions = ["myst_parser", "qivrora_docs"]
 source_suffix = {".md": "markdown"}
-exclude_patterns = ["_build", "_generated", "_proposed_README.md"]
+exclude_patterns = ["_build", "_generated"]
 # Headings up to ### get anchors, so that pages link to sections: [exit statuses](exit-statuses.md#ctrl-c).
 myst_heading_anchors = 3
 myst_enable_extensions = ["colon_fence"]

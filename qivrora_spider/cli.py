@@ -97,7 +97,7 @@ def _outputs(parser: argparse.ArgumentParser, what: str) -> None:
     )
     parser.add_argument(
         "-s", "--set", metavar="NAME=VALUE", action="append", default=[], dest="settings",
-        help="set a Scrapy or Qivrora setting (README.md, Settings); repeatable",
+        help="set a Scrapy or Qivrora setting (the docs' Settings page); repeatable",
     )
 
 

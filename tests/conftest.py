@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Callable, Iterator, Mapping
 
 import pytest
@@ -31,6 +34,17 @@ NOT_SOURCE = (
     ".pytest_cache",
     ".hypothesis",
 )
+
+
+def docs_extension() -> ModuleType:
+    """The docs build's extension (docs/_ext/qivrora_docs.py), which generates the tables the docs show
+    from the package: the tests read what the site will show without building it."""
+    spec = importlib.util.spec_from_file_location("qivrora_docs", ROOT / "docs" / "_ext" / "qivrora_docs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
 
 
 def copy_checkout(destination: Path) -> Path:

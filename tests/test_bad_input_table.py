@@ -1,4 +1,4 @@
-"""README.md's table "Bad input and what Qivrora does" matches the tested cases (tests/bad_input.py)."""
+"""The docs' table "Bad input" shows the tested cases (tests/bad_input.py), each row naming its test."""
 
 from __future__ import annotations
 
@@ -7,13 +7,21 @@ import inspect
 
 import pytest
 
-from .bad_input import CASES, block, render
-from .conftest import ROOT
+from .bad_input import CASES
+from .conftest import ROOT, docs_extension
 
 
-def test_readme_table_is_generated_from_the_cases():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert block(readme) == render(), "run `python -m tests.bad_input --write README.md`"
+def test_docs_page_shows_every_case_with_a_link_to_its_test():
+    page = (ROOT / "docs" / "bad-input.md").read_text(encoding="utf-8")
+    assert "```{include} _generated/bad-input.md\n```" in page
+    docs = docs_extension()
+    header, rule, *rows = docs.bad_input().strip().splitlines()
+    assert (header, rule) == ("| bad input | what Qivrora does | test |", "|---|---|---|")
+    assert len(rows) == len(CASES)
+    for row, case in zip(rows, CASES):
+        module, _, name = case.test.partition("::")
+        assert (ROOT / "tests" / module).is_file(), case.test
+        assert row == f"| {case.kind} | {case.behaviour} | [`{name}`]({docs.SOURCE_URL}tests/{module}) |"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.kind[:40] for case in CASES])

@@ -1,8 +1,9 @@
-"""The catalogue is generated from the registry (README, docs pages, `qivrora explain`), and the registry
-matches CHECKS.md."""
+"""The catalogue is generated from the registry (the docs' check pages, `qivrora explain`, `qivrora
+checks`), and the registry matches CHECKS.md."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 from dataclasses import replace
@@ -12,9 +13,9 @@ import pytest
 
 from qivrora_spider import __version__
 from qivrora_spider.audit import CHECKS
-from qivrora_spider.catalogue import DOCS_URL, UnknownCheck, embed, explain, listing, page_url, status, write_pages
+from qivrora_spider.audit.core.registry import check
+from qivrora_spider.catalogue import PREVIEW, DOCS_URL, UnknownCheck, explain, index, listing, page, page_url, status, write_pages
 
-from .conftest import ROOT
 from .test_false_green import qivrora
 
 #: A row of a check table in CHECKS.md or CHECKS-NEXT.md: id, name, severity.
@@ -37,11 +38,6 @@ def contract(path: Path) -> dict[str, tuple[str, str]]:
     """The checks a contract file specifies: id -> (name, severity)."""
     rows = CHECK_ROW.findall(path.read_text(encoding="utf-8"))
     return {check_id: (name, severity) for check_id, name, severity in rows}
-
-
-def test_readme_catalogue_is_the_generated_one():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert embed(readme) == readme, "run: python -m qivrora_spider.catalogue --write README.md"
 
 
 def test_every_check_is_documented():
@@ -77,6 +73,24 @@ def test_a_check_is_a_preview_in_the_minor_release_that_added_it():
     major, minor, _ = __version__.split(".")
     assert status(replace(check, since=f"{major}.{minor}.9")) == "preview"
     assert status(replace(check, since=__version__)) == "preview"
+
+
+def test_every_check_writes_out_the_version_it_came_in():
+    """A default of the running version would make every check that took it a preview again at each
+    release; the decorator takes none, so a check cannot register without its version."""
+    assert inspect.signature(check).parameters["since"].default is inspect.Parameter.empty
+    def numbers(version: str) -> tuple[int, ...]:
+        return tuple(int(part) for part in version.split("."))
+
+    assert [c.id for c in CHECKS.values() if numbers(c.since) > numbers(__version__)] == []
+
+
+def test_the_index_and_a_preview_check_s_page_say_what_preview_means():
+    major, minor, _ = __version__.split(".")
+    assert f"**Status.** {PREVIEW} In Qivrora {major}.{minor}, the checks added in {major}.{minor}.x" in index()
+    check = CHECKS["HL201"]
+    assert PREVIEW in page(replace(check, since=__version__))
+    assert PREVIEW not in page(replace(check, since="0.0.1"))
 
 
 def test_explain_prints_the_page_found_by_id_or_name_without_links():

@@ -9,7 +9,7 @@ import pytest_twisted
 
 from qivrora_spider.audit import audit
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
-from qivrora_spider.facts import fact_line, read_facts
+from qivrora_spider.fact_lines import fact_line, read_facts
 from qivrora_spider.findings import Finding
 
 from .conftest import CrawlResult, crawl

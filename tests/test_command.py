@@ -184,7 +184,8 @@ class _Held(BaseHTTPRequestHandler):
 @pytest.fixture
 def counting_server() -> Iterator[_CountingServer]:
     server = _CountingServer()
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # Stopped at once, as SiteServer is: serve_forever looks at its flag every poll_interval.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     yield server
     server.shutdown()
@@ -203,6 +204,7 @@ def test_the_progress_line_says_when_the_crawl_waits_on_the_delay(counting_serve
     counting_server.release.set()  # answer at once: only the delay holds the crawl
     run = Running(
         "audit", url, "-o", "f.csv", "-s", "DOWNLOAD_DELAY=0.5", "-s", "QIVRORA_PROGRESS_INTERVAL=0.2", *NO_STATE,
+        "-a", "max_pages=2",  # a few waits show the line; a dozen pages would wait a dozen delays
         cwd=tmp_path,
     )
     assert run.finish() == 0

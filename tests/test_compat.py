@@ -11,6 +11,7 @@ import sys
 from html.parser import HTMLParser
 
 import pytest
+import pytest_twisted
 from scrapy.utils.test import get_crawler
 
 from qivrora_spider import compat
@@ -214,3 +215,52 @@ def test_scrapy_playwright_creates_pages_with_request_and_spider():
     parameters = inspect.signature(ScrapyPlaywrightDownloadHandler._create_page).parameters
     assert list(parameters) == ["self", "request", "spider"]
     assert inspect.iscoroutinefunction(ScrapyPlaywrightDownloadHandler._create_page)
+
+
+def test_scrapy_announces_each_item_through_send_catch_log_async():
+    from scrapy.core.scraper import Scraper
+
+    source = inspect.getsource(Scraper.start_itemproc_async)
+    assert "self.signals.send_catch_log_async(" in source and "signal=signals.item_scraped" in source
+    assert "self.signals" in inspect.getsource(Scraper.__init__).split("crawler.signals")[0]
+    crawler = get_crawler()
+    assert inspect.iscoroutinefunction(crawler.signals.send_catch_log_async)
+
+
+@pytest_twisted.ensureDeferred
+async def test_item_receivers_are_called_without_a_task_each_and_their_errors_logged(site, caplog):
+    """A plain receiver runs in the task that processes the item, not in one made for it; an
+    asynchronous one is still awaited, and one that raises is logged as Scrapy logs it."""
+    import asyncio
+
+    from scrapy import signals
+
+    from qivrora_spider.demo.site_server import Route, alternate, html_page
+
+    from .conftest import crawl
+
+    a = site.url
+    for path in ("/", "/de/"):
+        site.routes[path] = Route(html_page(alternate("en", a("/")), alternate("de", a("/de/"))))
+    tasks: list[str] = []
+    awaited: list[object] = []
+
+    def plain(item: object) -> None:
+        tasks.append(asyncio.current_task().get_coro().__qualname__)  # type: ignore[union-attr]
+
+    async def asynchronous(item: object) -> None:
+        await asyncio.sleep(0)
+        awaited.append(item)
+
+    def failing(item: object) -> None:
+        raise ValueError("a receiver's own error")
+
+    def opened(spider) -> None:
+        for receiver in (asynchronous, failing):
+            spider.crawler.signals.connect(receiver, signal=signals.item_scraped, weak=False)
+
+    result = await crawl(handlers={signals.item_scraped: plain, signals.spider_opened: opened}, start=a("/"))
+    assert len(result.items) == len(tasks) == len(awaited) >= 2
+    assert not any("handler" in task for task in tasks), tasks
+    errors = [r for r in caplog.records if r.getMessage().startswith("Error caught on signal handler")]
+    assert len(errors) == len(result.items) and "a receiver's own error" in errors[0].exc_text

@@ -19,7 +19,7 @@ from qivrora_spider.audit import AuditContext, audit
 from qivrora_spider.audit.checks.language import text_reading
 from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
-from qivrora_spider.facts import read_facts
+from qivrora_spider.fact_lines import read_facts
 from qivrora_spider.report import cluster_fixes, render_report
 
 from .conftest import crawl

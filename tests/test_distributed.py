@@ -53,7 +53,8 @@ from qivrora_spider.distributed.shared import (
     facts_from_redis,
 )
 from qivrora_spider import outcome
-from qivrora_spider.facts import CrawlInfo, Page, SitemapEntry, fact_line
+from qivrora_spider.fact_lines import fact_line
+from qivrora_spider.facts import CrawlInfo, Page, SitemapEntry
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
 from .conftest import ROOT, project_settings

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import importlib.util
 import shutil
 import subprocess
@@ -19,12 +20,29 @@ from qivrora_spider.audit import CHECKS
 
 from .conftest import ROOT
 
-pytestmark = pytest.mark.slow
+#: `scrapy crawl` and Scrapy's other commands run by `scrapy` itself, not through `qivrora scrapy ...`:
+#: they fail outside a checkout ("The crawl command is not available from this location").
+SCRAPY_COMMAND = re.compile(r"(?<!qivrora )\bscrapy (?:crawl|hreflang-report|settings)\b|bin/scrapy ")
 
 
 class QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         """The test reads the browser's console, not the server's log."""
+
+
+def test_every_example_outside_the_scrapy_project_page_uses_qivrora():
+    """Users run `qivrora` from their own folder; only the page on Scrapy projects shows `scrapy crawl`."""
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    assert ROOT / "docs" / "scrapy-project.md" in pages
+    found = [
+        f"{page.relative_to(ROOT)}:{number}: {line.strip()}"
+        for page in pages
+        if page.name != "scrapy-project.md"
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1)
+        if SCRAPY_COMMAND.search(line)
+    ]
+    assert found == []
+    assert SCRAPY_COMMAND.search((ROOT / "docs" / "scrapy-project.md").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +69,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         server.server_close()
 
 
+@pytest.mark.slow
 def test_a_browser_shows_the_index_a_check_page_and_finds_a_check_by_name(site):
     chromium = shutil.which("chromium")
     if chromium is None:

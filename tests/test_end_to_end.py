@@ -19,6 +19,7 @@ from urllib.request import urlopen
 
 import pytest_twisted
 
+from qivrora_spider.audit import CHECKS
 from qivrora_spider.demo.site import (
     ANSWER_KEY,
     CLEAN_CLUSTERS,
@@ -26,13 +27,12 @@ from qivrora_spider.demo.site import (
     SECOND,
     build_clean_site,
     build_demo_site,
-    defects_table,
 )
 from qivrora_spider.demo.site_server import SiteServer
 from qivrora_spider.facts import Page, SitemapEntry
 from qivrora_spider.findings import FINDING_FIELDS, Finding
 
-from .conftest import ROOT, CrawlResult, crawl
+from .conftest import ROOT, CrawlResult, crawl, docs_extension
 
 Key = tuple[str, ...]
 
@@ -106,11 +106,18 @@ async def test_clean_site_has_no_finding(site, other_site):
     }
 
 
-def test_readme_demo_table_is_the_answer_key():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    begin, end = "<!-- demo-defects:begin -->", "<!-- demo-defects:end -->"
-    section = readme[readme.index(begin) + len(begin) : readme.index(end)].strip()
-    assert section == defects_table(), "paste qivrora_spider.demo.site.defects_table() into README.md"
+def test_docs_demo_page_shows_the_answer_key_row_for_row():
+    """The docs' demo page includes the table the build generates from ANSWER_KEY: every finding the
+    audit must report, in the key's order, each check linked to its page."""
+    page = (ROOT / "docs" / "demo.md").read_text(encoding="utf-8")
+    assert "```{include} _generated/demo-findings.md\n```" in page
+    header, rule, *rows = docs_extension().demo_findings().strip().splitlines()
+    assert (header, rule) == ("| check | url | target | hreflang | what |", "|---|---|---|---|---|")
+    assert len(rows) == len(ANSWER_KEY)
+    for row, defect in zip(rows, ANSWER_KEY):
+        assert defect.check in CHECKS
+        assert row.startswith(f"| [{defect.check}](checks/{defect.check.lower()}.md) | `"), row
+        assert row.endswith(f" | {defect.note} |"), row
 
 
 def test_demo_command_audits_the_demo_and_says_where_the_findings_are(tmp_path):

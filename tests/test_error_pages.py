@@ -15,7 +15,8 @@ import pytest_twisted
 from qivrora_spider.audit import AuditContext, audit
 from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
-from qivrora_spider.facts import Page, fact_to_dict, read_facts
+from qivrora_spider.fact_lines import fact_to_dict, read_facts
+from qivrora_spider.facts import Page
 from qivrora_spider.report import cluster_fixes
 
 from .audit.builders import CrawlInfo, ann, page

@@ -11,23 +11,20 @@ import pytest
 
 from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.extract.text_language import decode_blocks
+from qivrora_spider.fact_lines import FactsFormatError, fact_from_dict, fact_line, fact_to_dict, read_facts
 from qivrora_spider.facts import (
     FACT_TYPES,
     Annotation,
     Canonical,
     CrawlInfo,
-    FactsFormatError,
     IgnoredAnnotation,
     LocaleProbe,
+    LocaleRule,
     Page,
     RobotsTxt,
     SitemapEntry,
     SitemapFile,
     TargetStatus,
-    fact_from_dict,
-    fact_line,
-    fact_to_dict,
-    read_facts,
 )
 
 SITEMAP = "https://a.example/sitemap-ä.xml"
@@ -100,6 +97,10 @@ EVERY_KIND = (
         error="reset", annotations=[Annotation("header", "fr", "https://a.example/fr/", "https://a.example/fr/")],
         canonicals=[Canonical("html", "/fr/", "https://a.example/fr/")], main_text_language="fr", vary=True,
     ),
+    LocaleRule(
+        url="https://a.example/en", where="_redirects:3", rule="/en  /fr/  302!  Language=fr",
+        conditions=["Language=fr"], status=302, target="https://a.example/fr/",
+    ),
 )
 
 
@@ -164,7 +165,7 @@ def test_what_json_dumps_writes_and_strict_json_has_not_still_reads():
 
 
 def test_strings_repeated_across_facts_are_read_back_shared():
-    page, _, robots, _, entry, _, probe = read_facts([json.dumps(fact_to_dict(fact)) for fact in EVERY_KIND])
+    page, _, robots, _, entry, _, probe, _ = read_facts(json.dumps(fact_to_dict(fact)) for fact in EVERY_KIND)
     assert page.url is page.annotations[0].url is entry.url is entry.annotations[0].url
     assert robots.sitemaps[0] is entry.sitemap is entry.annotations[0].sitemap is entry.ignored[0].sitemap
     assert page.annotations[0].source is page.served_only[0].source is page.ignored[0].source

@@ -229,6 +229,7 @@ def interrupted_run(site: SiteServer, tmp_path: Path, times: int) -> tuple[Runni
     return run, previous
 
 
+@pytest.mark.slow  # interrupts the `qivrora` process with Ctrl-C
 def test_ctrl_c_audits_what_was_gathered_and_says_it_is_partial(site, tmp_path):
     run, previous = interrupted_run(site, tmp_path, times=1)
     assert run.finish() == INTERRUPTED, run.text()[-3000:]
@@ -246,6 +247,7 @@ def test_ctrl_c_audits_what_was_gathered_and_says_it_is_partial(site, tmp_path):
     assert stored and f"({len(found)} items)" in stored[0], "Scrapy's line counts the rows the file holds"
 
 
+@pytest.mark.slow  # interrupts the `qivrora` process with Ctrl-C twice
 def test_ctrl_c_twice_stops_at_once_and_leaves_the_previous_findings(site, tmp_path):
     run, previous = interrupted_run(site, tmp_path, times=2)
     assert run.finish() == INTERRUPTED, run.text()[-3000:]
@@ -255,6 +257,7 @@ def test_ctrl_c_twice_stops_at_once_and_leaves_the_previous_findings(site, tmp_p
     assert not list(tmp_path.glob(".*.part")), "no temporary file left behind"
 
 
+@pytest.mark.slow  # kills the `qivrora` process while it writes
 def test_sigkill_during_the_final_write_leaves_the_previous_findings(site, tmp_path):
     # One page, thousands of findings: values no search engine reads, each its own row.
     wrong = "".join(alternate(f"q{n}", site.url("/x/")) for n in range(4000))

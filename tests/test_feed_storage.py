@@ -76,6 +76,7 @@ def _start_crawl(url: str, *outputs: str) -> subprocess.Popen[bytes]:
     )
 
 
+@pytest.mark.slow  # kills a crawl process mid-crawl
 @pytest.mark.parametrize("previous", [False, True], ids=["no-previous-file", "previous-file"])
 def test_a_killed_crawl_leaves_the_previous_feed_or_none(site, tmp_path, previous):
     a = site.url

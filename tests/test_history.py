@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 import pytest_twisted
 
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
@@ -115,6 +116,7 @@ def dump(path: Path) -> list[tuple[Any, ...]]:
         ]
 
 
+@pytest.mark.slow  # kills a crawl process mid-write
 @pytest_twisted.ensureDeferred
 async def test_a_killed_crawl_leaves_the_previous_state_as_it_was(site, tmp_path):
     a = site.url

@@ -152,3 +152,27 @@ def test_an_unreadable_rule_file_is_one_problem_not_a_stop(tmp_path):
     built = StaticSite(tmp_path, BASE)
     assert built.problems[0].startswith("_redirects: cannot be read (Is a directory)")
     assert built.answer("https://example.com/").status == 200
+
+
+@pytest.mark.parametrize(
+    "rules, path, expected",
+    [
+        ("/en/ /fr/ 302! Language=fr", "/en/", ("_redirects:1", "/fr/")),
+        ("/en/* /fr/:splat 301! Country=fr,be", "/en/a/", ("_redirects:1", "/fr/a/")),
+        ("/en/ /fr/ 302 Language=fr", "/en/", None),  # the file shadows a rule that is not forced
+        ("/en/ /fr/ 302! Role=admin", "/en/", None),  # who is signed in, not the language
+        ("/en/ /fr/ 302! Language=fr Role=admin", "/en/", None),
+        ("/en/ /en/ 200! Language=en", "/en/", None),  # serves the page itself
+        ("/en/ /fr/ 200! Language=fr", "/en/", ("_redirects:1", "/fr/")),
+        ("/en/ /de/ 301!\n/en/ /fr/ 302! Language=fr", "/en/", None),  # every visitor's rule comes first
+        ("/en/ /fr/ 302! Language=fr\n/en/ /de/ 301!", "/en/", ("_redirects:1", "/fr/")),
+        ("/en/ /fr/ 302 Language=fr\n/en/ /de/ 302! Country=de", "/en/", ("_redirects:2", "/de/")),
+    ],
+)
+def test_the_rule_by_language_or_country_that_answers_a_page_otherwise(tmp_path, rules, path, expected):
+    for name in ("en/index.html", "fr/index.html"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("<title>page</title>")
+    (tmp_path / "_redirects").write_text(rules + "\n")
+    found = StaticSite(tmp_path, BASE).locale_rule("https://example.com" + path)
+    assert (found and (found[0].where, found[1])) == expected

@@ -2,8 +2,8 @@
 
 Each test crawls a fixture site serving one kind of hostile or broken input and asserts that the crawl
 runs to the audit without a traceback, that time and memory stay bounded (``bounded_crawl``; tighter
-bounds where the input is big), and that the expected finding or log line is there. README.md's table "Bad input and what Qivrora does" is generated from ``tests/bad_input.py``,
-which names the test of each row.
+bounds where the input is big), and that the expected finding or log line is there. The docs' table "Bad input" (docs/bad-input.md) is generated from
+``tests/bad_input.py``, which names the test of each row.
 """
 
 from __future__ import annotations
@@ -148,6 +148,7 @@ async def test_entity_bomb_and_external_entities_in_a_sitemap_are_never_expanded
     assert measured.python_peak is not None and measured.python_peak < 32 * MB, "nothing expanded"
 
 
+@pytest.mark.slow  # inflates 50 MB
 @pytest_twisted.ensureDeferred
 async def test_gzip_bomb_sitemap_is_inflated_only_up_to_the_50_mb_limit(site, caplog):
     a = site.url
@@ -165,6 +166,7 @@ async def test_gzip_bomb_sitemap_is_inflated_only_up_to_the_50_mb_limit(site, ca
     assert measured.rss_growth is None or measured.rss_growth < 100 * MB
 
 
+@pytest.mark.slow  # crawls 60 MB
 @pytest_twisted.ensureDeferred
 async def test_sitemap_of_60_mb_is_read_up_to_the_50_mb_limit(site, caplog):
     a = site.url
@@ -183,6 +185,7 @@ async def test_sitemap_of_60_mb_is_read_up_to_the_50_mb_limit(site, caplog):
     assert measured.rss_growth is None or measured.rss_growth < 300 * MB
 
 
+@pytest.mark.slow  # crawls tens of MB
 @pytest.mark.parametrize("found", ["start", "robots"])
 @pytest_twisted.ensureDeferred
 async def test_sitemap_larger_than_download_maxsize_is_sm003_not_a_download_error(site, found, caplog):
@@ -204,6 +207,7 @@ async def test_sitemap_larger_than_download_maxsize_is_sm003_not_a_download_erro
     assert measured.python_peak is not None and measured.python_peak < 200 * MB
 
 
+@pytest.mark.slow  # crawls 60 MB
 @pytest.mark.parametrize("served", ["plain", "gzip"])
 @pytest_twisted.ensureDeferred
 async def test_sitemap_of_60_mb_of_whitespace_is_too_large_not_invalid_xml(site, served, caplog):
@@ -324,6 +328,7 @@ async def test_page_with_a_wrong_declared_charset_is_read_as_declared(site, capl
     assert result.page(a("/fr/")).html_lang == "fr", "an unknown charset falls back to detection"
 
 
+@pytest.mark.slow  # measures a crawl's time and memory on a page of 10,000 annotations
 @pytest_twisted.ensureDeferred
 async def test_page_with_10000_hreflang_links(site, caplog):
     a = site.url
@@ -436,6 +441,7 @@ async def test_server_that_resets_connections_is_hl404_and_the_crawl_goes_on(sit
     assert site.requests()["/fr/"] >= 2, "retried"
 
 
+@pytest.mark.slow  # waits out a real download timeout
 @pytest_twisted.ensureDeferred
 async def test_server_that_answers_after_the_timeout_is_hl404_and_the_crawl_goes_on(site, caplog):
     a = site.url

@@ -484,6 +484,7 @@ def test_garbage_gives_a_result(garbage: str) -> None:
     assert len(extract_html(garbage).fingerprint) == 32
 
 
+@pytest.mark.slow  # times the tokenizer on inputs of up to 160 KB, six times
 @pytest.mark.parametrize("unit", ["<div>", "<a ", "<!--", "<a b='", "<noscript>", "<"])
 def test_large_garbage_takes_time_linear_in_its_size(unit: str) -> None:
     # html.parser's own end-of-input handling is quadratic: 100 KB of `<a ` took a minute.

@@ -9,6 +9,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.facts import RobotsTxt, TargetStatus
 from qivrora_spider.outcome import INTERRUPTED
@@ -67,6 +69,7 @@ def finish(process: subprocess.Popen[str], status: int = 0) -> str:
     return log
 
 
+@pytest.mark.slow  # interrupts a `scrapy crawl` process with SIGINT and resumes it
 def test_a_crawl_paused_with_sigint_resumes_from_jobdir_to_the_findings_of_an_uninterrupted_one(
     site, other_site, tmp_path
 ):

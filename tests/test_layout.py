@@ -8,6 +8,7 @@ components are thin adapters above them, and no module imports from a layer abov
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,8 +19,10 @@ PACKAGE = ROOT / "qivrora_spider"
 
 #: Lowest first. A module may import from its own layer and the layers below it.
 LAYERS = [
-    # the items, how a run ended, the pure readers; what we rely on of the libraries under us
-    {"facts", "findings", "outcome", "extract", "compat"},
+    {"facts"},  # the facts: plain dataclasses that everything imports, and that import nothing of ours
+    # the facts as JSON lines, the findings, how a run ended, the pure readers; what we rely on of the
+    # libraries under us
+    {"fact_lines", "findings", "outcome", "extract", "compat"},
     {"audit"},  # facts -> findings, pure
     {"report", "catalogue"},  # findings -> what people read, pure
     {"feeds"},  # findings and facts -> files (Scrapy's exporters and storages)
@@ -120,3 +123,35 @@ def test_a_check_family_imports_only_the_core():
     assert families >= {"markup", "sitemaps", "clusters"}
     assert crossing == []
 
+
+
+def layout_table() -> list[list[str]]:
+    """The paths each row of the layout table in docs/internals.md names, in the table's order. A row
+    names a path, then others beside it: `qivrora_spider/facts.py`, `findings.py` is two modules."""
+    page = (ROOT / "docs" / "internals.md").read_text(encoding="utf-8")
+    section = page.split("\n## The layout\n", 1)[1].split("\n## ", 1)[0]
+    rows = []
+    for line in section.splitlines():
+        if not line.startswith("| `"):
+            continue
+        folder, named = "", []
+        for path in re.findall(r"`([^`]+)`", line.split(" | ")[0]):
+            if "/" in path.rstrip("/"):
+                folder = path.rstrip("/").rpartition("/")[0] + "/"
+                named.append(path.rstrip("/"))
+            else:
+                named.append(folder + path.rstrip("/"))
+        rows.append(named)
+    return rows
+
+
+def test_the_layout_table_of_the_docs_names_every_part_of_the_package_once_in_layer_order():
+    rows = layout_table()
+    named = [path for row in rows for path in row]
+    assert len(named) == len(set(named)), "a path has two rows"
+    assert [path for path in named if not (ROOT / path).exists()] == []
+    package = {p.name for p in PACKAGE.iterdir() if p.name not in ("__init__.py", "__pycache__")}
+    parts = [path.removeprefix("qivrora_spider/") for path in named if path.startswith("qivrora_spider/")]
+    assert package - set(parts) == set(), "add these to the layout table of docs/internals.md"
+    layers = [_layer(PACKAGE / part) for part in parts if part in package]
+    assert layers == sorted(layers), "the table lists the package down its layers, as LAYERS does"

@@ -134,6 +134,7 @@ async def test_status_checks_count_against_max_pages(site, other_site, max_pages
     assert bool(logged(caplog, f"max_pages={max_pages} left {len(unexamined)} URLs out")) == bool(unexamined)
 
 
+@pytest.mark.slow  # interrupts a `scrapy crawl` process with SIGINT and resumes it
 def test_max_pages_counts_the_requests_of_a_crawl_paused_and_resumed_with_jobdir(site, other_site, tmp_path):
     chain_site(site, other_site)
     start, limit = site.url("/en/0/"), ("-a", "max_pages=12", "-s", f"JOBDIR={tmp_path / 'job'}")
@@ -159,6 +160,7 @@ def test_max_pages_counts_the_requests_of_a_crawl_paused_and_resumed_with_jobdir
     assert f"max_pages=12 left {len(unexamined)} URLs out" in log
 
 
+@pytest.mark.slow  # waits out real delays and a download timeout (4 to 9 s)
 @pytest_twisted.ensureDeferred
 async def test_a_budget_covers_every_page_before_the_largest_cluster_takes_what_is_left(site):
     """The home page links ten pages; the first carries 10,000 alternates, the nine others one each: a redirect chain, a slow target, a connection

@@ -201,6 +201,7 @@ def test_a_header_of_100_kb_parses_in_linear_time() -> None:
 PATHOLOGICAL_UNITS = ["<", "<a", '"', ";", "<a>; rel=x, ", '<a>; rel="', "<a>; b=", "\\", "<a>;b=\\"]
 
 
+@pytest.mark.slow  # times the parser on headers of up to 800 KB, nine times
 @pytest.mark.parametrize("unit", PATHOLOGICAL_UNITS)
 def test_pathological_headers_take_time_linear_in_their_size(unit: str) -> None:
     small = 100_000 // len(unit)

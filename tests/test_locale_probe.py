@@ -4,6 +4,7 @@ Accept-Language the way locale-adaptive sites do."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
@@ -11,7 +12,8 @@ import pytest_twisted
 
 from qivrora_spider.audit import audit
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
-from qivrora_spider.facts import CrawlInfo, fact_line, read_facts
+from qivrora_spider.fact_lines import fact_line, read_facts
+from qivrora_spider.facts import CrawlInfo
 from qivrora_spider.findings import Finding
 from qivrora_spider.spiders.arguments import ArgumentError, parse_arguments
 from qivrora_spider.spiders.hreflang import PROBED_SITEMAPS
@@ -108,3 +110,82 @@ async def test_the_probe_counts_in_max_pages(site: SiteServer) -> None:
 def test_locale_probe_is_refused_with_a_build_folder(tmp_path) -> None:
     with pytest.raises(ArgumentError, match="locale_probe: not available with -a site="):
         parse_arguments({"site": str(tmp_path), "base": "https://ex.com/", "locale_probe": "1"})
+
+
+BUILD_BASE = "https://example.com"
+BUILD_RULES = """\
+/en/      /fr/       302!  Language=fr
+/en/a/    /fr/a/     302!  Country=fr,be
+/fr/a/    /en/a/     302!  Role=admin
+/about/   /fr/about/ 302!  Language=fr
+/fr/      /en/       302   Language=en
+/         /fr/       302!  Language=fr
+"""
+
+
+def locale_build(folder) -> None:
+    """Two clusters of en and fr with `/` as their x-default, an unannotated `/about/`, and a rule for
+    each: by language and by country over annotated pages (HL801), by role, by language over the
+    unannotated page, one an existing file shadows (not forced), and one over the x-default (HL408's)."""
+    b = f"{BUILD_BASE}{{}}".format
+
+    def pair(en: str, fr: str) -> list[str]:
+        return [alternate("en", b(en)), alternate("fr", b(fr)), alternate("x-default", b("/"))]
+
+    links = '<a href="/en/a/">a</a> <a href="/about/">about</a>'
+    pages = {
+        "index.html": html_page(*pair("/en/", "/fr/")),
+        "en/index.html": html_page(*pair("/en/", "/fr/"), body=links),
+        "fr/index.html": html_page(*pair("/en/", "/fr/"), lang="fr"),
+        "en/a/index.html": html_page(*pair("/en/a/", "/fr/a/")),
+        "fr/a/index.html": html_page(*pair("/en/a/", "/fr/a/"), lang="fr"),
+        "about/index.html": html_page(body="about us"),
+        "_redirects": BUILD_RULES,
+    }
+    for name, text in pages.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+
+
+def hl801(findings) -> list[tuple[str, str, str]]:
+    return [(f.url, f.target, f.hreflang) for f in findings if f.check == "HL801"]
+
+
+EXPECTED_FROM_RULES = [
+    (f"{BUILD_BASE}/en/", f"{BUILD_BASE}/fr/", "fr"),
+    (f"{BUILD_BASE}/en/a/", f"{BUILD_BASE}/fr/a/", ""),
+]
+
+
+@pytest_twisted.ensureDeferred
+async def test_a_build_folder_rule_by_language_or_country_over_an_annotated_page_is_hl801(tmp_path) -> None:
+    locale_build(tmp_path / "public")
+    result = await crawl(site=str(tmp_path / "public"), base=f"{BUILD_BASE}/", start=f"{BUILD_BASE}/en/")
+    assert hl801(result.findings) == EXPECTED_FROM_RULES
+    messages = {f.url: f.message for f in result.findings if f.check == "HL801"}
+    assert messages[f"{BUILD_BASE}/en/"].startswith(
+        "The `_redirects` rule at _redirects:1 (`/en/ /fr/ 302! Language=fr`) answers 302 Found to "
+        f"{BUILD_BASE}/fr/ for visitors with `Language=fr`: "
+    )
+    assert "`Country=fr,be`" in messages[f"{BUILD_BASE}/en/a/"]
+    assert "HL408" not in result.checks() and "qivrora/locale_probe/requests" not in result.stats
+
+    # The same findings from the facts exported and read back (hreflang-report audits so).
+    facts = list(read_facts(fact_line(fact).decode() for fact in result.facts))
+    assert audit(facts) == sorted(result.findings, key=Finding.sort_key)
+
+
+def test_hreflang_report_gives_a_build_folders_hl801_from_its_facts(tmp_path) -> None:
+    from .test_false_green import qivrora
+
+    locale_build(tmp_path / "public")
+    common = ["-s", "QIVRORA_STATE="]
+    outputs = ["-o", "f.jsonl", "-o", "facts.jsonl:facts"]
+    checked = qivrora("check", "public", "--base", f"{BUILD_BASE}/", *outputs, *common, cwd=tmp_path)
+    assert checked.returncode == 0, checked.stderr[-2000:]
+    reported = qivrora("report", "facts.jsonl", "-o", "offline.jsonl", *common, cwd=tmp_path)
+    assert reported.returncode == 0, reported.stderr[-2000:]
+    assert (tmp_path / "offline.jsonl").read_text() == (tmp_path / "f.jsonl").read_text()
+    rows = [json.loads(line) for line in (tmp_path / "offline.jsonl").read_text().splitlines()]
+    found = [(r["url"], r["target"], r["hreflang"]) for r in rows if r["check"] == "HL801"]
+    assert found == EXPECTED_FROM_RULES

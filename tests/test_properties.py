@@ -20,15 +20,8 @@ from qivrora_spider.downloadermiddlewares.addresses import internal_reason, ip_l
 from qivrora_spider.extract.page_facts import build_page
 from qivrora_spider.extract.sitemap_facts import read_sitemap
 from qivrora_spider.extract.text_language import encode_blocks
-from qivrora_spider.facts import (
-    Page,
-    SitemapEntry,
-    SitemapFile,
-    fact_from_dict,
-    fact_line,
-    fact_to_dict,
-    read_facts,
-)
+from qivrora_spider.fact_lines import fact_from_dict, fact_line, fact_to_dict, read_facts
+from qivrora_spider.facts import Page, SitemapEntry, SitemapFile
 from qivrora_spider.feeds.exporters import FORMULA_STARTS, neutralise
 
 HEADER_NAMES = ("Content-Type", "Location", "Link", "Content-Language", "X-Robots-Tag")

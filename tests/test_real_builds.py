@@ -4,8 +4,8 @@ Each build was made for `https://example.com`. A test deploys it: a copy whose U
 server on 127.0.0.1 port 0 that serves the folder as a plain static host does. The build is audited
 three ways: served (from its home page), as a build folder (`site=`) and from its sitemaps. The three
 must agree, but for the rows SITEMAP_ONLY and SERVED_ONLY explain; no crawl requests a URL twice; the
-counts per check are pinned, each read on the HTML (README's "Before publishing" lists what each
-generator gets wrong by default).
+counts per check are pinned, each read on the HTML (docs/modes.md, "What generators get wrong by
+default", lists what each generator gets wrong).
 """
 
 from __future__ import annotations
@@ -117,7 +117,10 @@ def deployed(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Deploye
     for path in folder.rglob("*"):
         if path.suffix in LINKING_SUFFIXES:
             path.write_text(path.read_text(encoding="utf-8").replace(BUILT_FOR, origin), encoding="utf-8")
-    thread = threading.Thread(target=server.serve_forever, name=f"build-{request.param}", daemon=True)
+    # Stopped at once, as SiteServer is: serve_forever looks at its flag every poll_interval.
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.02}, name=f"build-{request.param}", daemon=True
+    )
     thread.start()
     try:
         yield Deployed(folder, origin, server)

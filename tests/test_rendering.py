@@ -25,7 +25,8 @@ import pytest_twisted
 
 from qivrora_spider.audit import audit
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
-from qivrora_spider.facts import Page, fact_from_dict, fact_to_dict
+from qivrora_spider.fact_lines import fact_from_dict, fact_to_dict
+from qivrora_spider.facts import Page
 from qivrora_spider.outcome import INTERRUPTED
 
 from .conftest import ROOT, crawl

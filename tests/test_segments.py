@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from qivrora_spider.audit.core.url_segments import Segment, learn_segments, parse_segments, segment_of
+from qivrora_spider.audit.core.segments import learn_locale_segments
+from qivrora_spider.audit.core.url_segments import Segment, learned_segments, parse_segments, segment_of
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
 from qivrora_spider.findings import Finding
 
@@ -32,14 +33,38 @@ def test_a_pattern_matches_its_part_of_the_site(pattern, inside, outside):
     assert segment.matches(inside) and not segment.matches(outside)
 
 
-def test_locale_segments_are_learned_from_folders_subdomains_and_domains():
-    members = [
-        ("https://ex.com/de/a", "de"), ("https://ex.com/de/b", "de"), ("https://ex.com/a", "en"),
-        ("https://ex.com/b", "en"), ("https://fr.ex.com/a", "fr"), ("https://fr.ex.com/b", "fr"),
-        ("https://ex.it/a", "it-IT"), ("https://ex.it/b", "it-IT"), ("https://ex.com/", "x-default"),
-        ("https://ex.com/nl/a", "nl"),  # one page is no segment
-    ]
-    assert learn_segments(members) == (Segment("de", "/de/"), Segment("fr", "fr."), Segment("it-IT", ".it"))
+def members(*places: tuple[str, str]) -> list[tuple[str, str, str]]:
+    """(url, cluster, value): three pages under each (prefix, value), one in each of three clusters."""
+    return [(f"{prefix}{n}", str(n), value) for prefix, value in places for n in range(3)]
+
+
+def named(members: list[tuple[str, str, str]]) -> tuple[Segment, ...]:
+    """The segments the learner finds in `members`, named, their URLs the crawl's."""
+    return learned_segments(learn_locale_segments(members), [url for url, _, _ in members])
+
+
+def test_learned_locale_segments_are_named_by_value_with_a_pattern_for_their_urls():
+    # Where another host has such URLs, a segment is a glob on its own; folders come first, as a root
+    # holds them, and a folder of its root's value (fr.ex.com/p/) is the root's.
+    learned = named(
+        members(("https://ex.com/de/", "de"), ("https://ex.com/", "en"), ("https://fr.ex.com/", "fr"),
+                ("https://fr.ex.com/p/", "fr"), ("https://ex.it/", "it-IT"), ("https://de.ex.com/de/", "de"))
+        # one cluster is no segment
+        + [("https://nl.ex.com/a", "1", "nl"), ("https://nl.ex.com/b", "1", "nl")]
+    )
+    assert learned == (
+        Segment("de", "https://de.ex.com/de/*"), Segment("de#2", "https://ex.com/de/*"),
+        Segment("en", "https://ex.com/*"), Segment("fr", "https://fr.ex.com/*"),
+        Segment("it-IT", "https://ex.it/*"),
+    )
+    assert parse_segments(map(str, learned)) == learned, "as the JUnit exporter reads them back"
+    assert [segment_of(learned, Finding("HL208", "page-without-annotations", "notice", url)) for url in (
+        "https://ex.com/de/x", "https://ex.com/tags/", "https://fr.ex.com/p/x", "https://other.example/de/x"
+    )] == ["de#2", "en", "fr", None]
+    # On one host, the paths users would write, the root's last.
+    assert named(members(("https://ex.com/", "en"), ("https://ex.com/de/", "de"))) == (
+        Segment("de", "/de/"), Segment("en", "/"),
+    )
 
 
 def test_a_sitemap_finding_is_in_the_segment_of_the_url_it_lists():

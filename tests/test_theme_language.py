@@ -19,7 +19,7 @@ import pytest_twisted
 
 from qivrora_spider.audit import audit
 from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_page
-from qivrora_spider.facts import read_facts
+from qivrora_spider.fact_lines import read_facts
 
 from .conftest import crawl
 

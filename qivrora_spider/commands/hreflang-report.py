@@ -24,7 +24,7 @@ from ..audit.core.fact_store import FactStore
 from ..audit.core.url_segments import segment_of, site_segments
 from ..catalogue import docs_url
 from ..extensions.audit import audit_settings, segment_settings, summary
-from ..facts import read_facts
+from ..fact_lines import read_facts
 from ..feeds.exporters import JUnitExporter, write_items
 from ..findings import at_or_above, fail_on_segment
 from ..audit.core.starts import verdict

@@ -69,6 +69,27 @@ Entry: ``download_waits``
     Test: tests/test_compat.py::test_scrapy_downloader_keeps_its_slots_and_active_requests.
     Remove when: Scrapy offers a public view of its download slots.
 
+Entry: ``DirectItemSignal``
+    Relies on: the scraper announcing each item with ``crawler.signals.send_catch_log_async(
+    signal=item_scraped, ...)`` (``Scraper.start_itemproc_async``), and on how
+    ``scrapy.utils.signal`` calls a receiver (pydispatch's ``robustApply``) and logs its error.
+    Tested with: Scrapy 2.19.0.
+    Test: tests/test_compat.py::test_scrapy_announces_each_item_through_send_catch_log_async.
+    Remove when: Scrapy calls a plain receiver without a task of its own.
+
+    Upstream bug, as it would be reported to Scrapy:
+
+        Title: send_catch_log_async makes an asyncio task of every receiver, plain functions too.
+
+        ``item_scraped`` is sent for every item through ``send_catch_log_async``, which wraps each
+        receiver in a coroutine and gathers them, though most receivers (the core stats, the feed
+        exporter) are plain functions that return None.
+
+            sm = SignalManager(); [sm.connect(f, signals.item_scraped) for f in four_plain_receivers]
+            await sm.send_catch_log_async(signal=signals.item_scraped, item=1, response=None, spider=None)
+
+        Expected: about the 15 µs of ``send_catch_log`` with four receivers. Actual: about 47 µs.
+
 Entry: ``KeepsCrawler``
     Relies on: ``BaseRunSpiderCommand._create_crawler(spidercls)``, through which ``scrapy crawl``
     builds its crawler.
@@ -79,14 +100,23 @@ Entry: ``KeepsCrawler``
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pydispatch.dispatcher import getAllReceivers, liveReceivers
+from pydispatch.robustapply import robustApply
+from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.logformatter import LogFormatter
 from scrapy.statscollectors import MemoryStatsCollector
+from scrapy.utils.asyncio import is_asyncio_available
+from scrapy.utils.defer import ensure_awaitable
 from scrapy.utils.misc import build_from_crawler
+from scrapy.utils.python import global_object_name
+from twisted.internet.defer import Deferred
 
 from .twisted import ReusableOnlyPool
 
@@ -167,6 +197,68 @@ class QuietLogFormatter(LogFormatter):
         self, item: Any, response: Response | Failure | None, spider: Spider
     ) -> LogFormatterResult | None:
         return super().scraped(item, response, spider) if keeps_debug(_SCRAPED) else None
+
+
+_SIGNAL_LOGGER = logging.getLogger("scrapy.utils.signal")
+
+
+class DirectItemSignal:
+    """An extension in name only: each item is announced by calling the receivers of
+    ``item_scraped`` one after the other, and only what one of them returns to be awaited is awaited
+    (together, as Scrapy does). An error of a receiver is logged as Scrapy logs it, and the crawl goes
+    on. Other signals, and any signal where asyncio is not the loop, go through Scrapy."""
+
+    @classmethod
+    def from_crawler(cls, crawler: Crawler) -> DirectItemSignal:
+        manager = crawler.signals
+        send_async = manager.send_catch_log_async
+
+        async def send_catch_log_async(signal: Any, **kwargs: Any) -> list[tuple[Any, Any]]:
+            if signal is not signals.item_scraped or not is_asyncio_available():
+                return await send_async(signal, **kwargs)
+            return await _send_directly(signal, kwargs.pop("sender", manager.sender), kwargs)
+
+        manager.send_catch_log_async = send_catch_log_async  # type: ignore[method-assign]
+        return cls()
+
+
+async def _send_directly(signal: Any, sender: Any, named: dict[str, Any]) -> list[tuple[Any, Any]]:
+    spider = named.get("spider")
+    results: list[tuple[Any, Any]] = []
+    waiting: list[int] = []
+    for receiver in liveReceivers(getAllReceivers(sender, signal)):
+        try:
+            result = robustApply(receiver, signal=signal, sender=sender, **named)
+        except Exception as exc:
+            _log_receiver_error(receiver, spider)
+            result = exc
+        else:
+            if isinstance(result, Deferred) or inspect.isawaitable(result):
+                waiting.append(len(results))
+                result = _awaited(receiver, result, spider)
+        results.append((receiver, result))
+    if waiting:
+        done = await asyncio.gather(*(results[at][1] for at in waiting))
+        for at, result in zip(waiting, done):
+            results[at] = (results[at][0], result)
+    return results
+
+
+async def _awaited(receiver: Any, result: Any, spider: Any) -> Any:
+    try:
+        return await ensure_awaitable(result, _warn=global_object_name(receiver))
+    except Exception as exc:
+        _log_receiver_error(receiver, spider)
+        return exc
+
+
+def _log_receiver_error(receiver: Any, spider: Any) -> None:
+    _SIGNAL_LOGGER.error(
+        "Error caught on signal handler: %(receiver)s",
+        {"receiver": receiver},
+        exc_info=True,
+        extra={"spider": spider},
+    )
 
 
 def downloader_middlewares(engine: ExecutionEngine | None) -> tuple[Any, ...]:

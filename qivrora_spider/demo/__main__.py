@@ -1,7 +1,7 @@
 """``python -m qivrora_spider.demo``: serve the demo site on 127.0.0.1 and audit it, as a user would.
 
 The audit is the command users run, ``qivrora audit``, in a subprocess, so the demo shows
-the real thing: its output files, and whether the findings are the ones README documents.
+the real thing: its output files, and whether the findings are the ones the docs' demo page lists.
 ``--serve`` only serves, to explore the site in a browser or crawl it by hand.
 """
 
@@ -16,6 +16,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Mapping
 
+from .. import DOCS_URL
 from ..findings import SEVERITY_RANK
 from .site import ANSWER_KEY, MAIN, SECOND, build_demo_site
 from .site_server import SiteServer
@@ -27,7 +28,7 @@ OUTPUTS = ("findings.csv", "report.html", "fixes.jsonl")
 
 
 def audit_command(start: str, out: Path) -> list[str]:
-    """`qivrora audit`, as README shows it, writing every output into `out`. No speed settings: a
+    """`qivrora audit`, as the docs show it, writing every output into `out`. No speed settings: a
     server on 127.0.0.1 gets no delay by default. No crawl state: the demo's ports change every run."""
     findings, report, fixes = (out / name for name in OUTPUTS)
     command = [sys.executable, "-m", "qivrora_spider", "audit", start, "-o", str(findings)]
@@ -48,7 +49,7 @@ def summary(rows: list[dict[str, str]], bases: Mapping[str, str]) -> str:
         if not missed and not extra
         else f"{missed} documented findings missing, {extra} findings not documented"
     )
-    return f'{len(rows)} findings ({counts or "none"}): {verdict} (README.md, "The demo site").'
+    return f'{len(rows)} findings ({counts or "none"}): {verdict} (listed at {DOCS_URL}demo.html).'
 
 
 def audit(shop: SiteServer, store: SiteServer, out: Path) -> int:

@@ -9,7 +9,7 @@ sitemap index of three sitemaps (one gzip), canonicals, noindex pages and langua
 Most of it is clean: that is what shows the audit raises no false alarms. The rest carries the
 defects site owners really make. ``ANSWER_KEY`` lists every finding the audit must report on it,
 nothing more: each planted defect, and each finding that follows from one (with why). The
-end-to-end tests hold the audit to it, and README's "The demo site" table is generated from it.
+end-to-end tests hold the audit to it, and the docs' demo page (docs/demo.md) shows it as a table.
 
 ``build_clean_site`` is a second site, a city museum on two hosts with regions of one language,
 scripts (`zh-Hans`, `zh-Hant`, `sr-Latn`), annotations in every source and a PDF pair: no finding.
@@ -993,10 +993,11 @@ def _show(ref: Ref | None) -> str:
 
 
 def defects_table() -> str:
-    """README's table of the demo's findings, generated from ``ANSWER_KEY``."""
+    """The docs' table of the demo's findings (docs/demo.md), generated from ``ANSWER_KEY``: each
+    check linked to its page of the docs site."""
     lines = ["| check | url | target | hreflang | what |", "|---|---|---|---|---|"]
     lines += [
-        f"| [{d.check}](#{d.check.lower()}) | {_show(d.url)} | {_show(d.target)} | "
+        f"| [{d.check}](checks/{d.check.lower()}.md) | {_show(d.url)} | {_show(d.target)} | "
         f"{f'`{d.hreflang}`' if d.hreflang else ''} | {d.note} |"
         for d in ANSWER_KEY
     ]

@@ -49,7 +49,8 @@ from redis.exceptions import ConnectionError, RedisError, TimeoutError
 from redis.retry import Retry
 from scrapy_redis.connection import get_redis_from_settings
 
-from ..facts import CrawlInfo, fact_line, read_facts
+from ..fact_lines import fact_line, read_facts
+from ..facts import CrawlInfo
 from ..state.store import history_key
 
 if TYPE_CHECKING:

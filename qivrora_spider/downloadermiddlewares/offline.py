@@ -16,7 +16,8 @@ from scrapy.exceptions import IgnoreRequest, NotConfigured
 from scrapy.http import Response
 from scrapy.responsetypes import responsetypes
 
-from ..facts import TargetStatus
+from ..extract.urls import InvalidURL, normalize_url
+from ..facts import LocaleRule, TargetStatus
 from .fetch_errors import RefusalRecorded
 from .static_site import StaticSite
 
@@ -36,7 +37,7 @@ class StaticSiteMiddleware:
             logger.warning("site: %s", problem)
         skipped = site.redirects.skipped
         if skipped:
-            # Kept for a later judgement of pages that change by visitor (HL801): the rule and its line.
+            # Those on the visitor's language or country are recorded for each page they cover (HL801).
             logger.warning(
                 "site: %d _redirects rule%s with a visitor condition (Country=, Language=, Role=, Cookie=) "
                 "not applied, a folder has no visitor: %s",
@@ -67,6 +68,8 @@ class StaticSiteMiddleware:
                     )
                 await self._excluded(url)
             headers = dict(answer.headers)
+            if request.method == "GET" and answer.status == 200 and "html" in headers.get("Content-Type", ""):
+                await self._locale_rule(url)
             cls = responsetypes.from_args(headers=headers, url=request.url, body=answer.body)
             self.crawler.stats.inc_value("qivrora/offline/answered")
             return cls(url=request.url, status=answer.status, headers=headers, body=answer.body, request=request)
@@ -75,6 +78,20 @@ class StaticSiteMiddleware:
         if request.meta.get("dont_obey_robotstxt"):
             raise IgnoreRequest(f"outside -a base: {url}")  # robots.txt of an excluded host: no fact
         await self._excluded(url)
+
+    async def _locale_rule(self, url: str) -> None:
+        """The rule that answers the visitors of a language or country otherwise than this page, as a
+        fact: the audit judges it where the page is in a cluster (HL801), with no probe."""
+        found = self.site.locale_rule(url)
+        if found is None:
+            return
+        rule, target = found
+        try:
+            normalised: str | None = normalize_url(target, url)
+        except InvalidURL:
+            normalised = None  # the message quotes the line, which says where
+        fact = LocaleRule(url, rule.where, rule.text, list(rule.conditions), rule.status, normalised)
+        await self.crawler.engine.scraper.start_itemproc_async(fact, response=None)
 
     async def _excluded(self, url: str) -> NoReturn:
         """A URL whose answer comes from outside -a base: not examined without -a live=1 (HL206)."""

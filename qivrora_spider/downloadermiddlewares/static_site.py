@@ -9,7 +9,8 @@ Cloudflare Pages or GitHub Pages would answer from the folder. The mapping rules
 - ``_redirects`` and ``_headers`` apply as Netlify and Cloudflare Pages apply them
   (``extract.host_rules``): the first matching rule, unless an existing file shadows it and it is
   not forced (``!``); 3xx rules redirect, 200 serves the target's content at the URL (a target on
-  another host is that host's answer: ``proxy``), 404 and 410 serve it with their status;
+  another host is that host's answer: ``proxy``), 404 and 410 serve it with their status; a rule for
+  visitors of a language or country answers no request, and ``locale_rule`` names it (HL801);
 - content types come from file extensions; ``.gz`` files are served as ``application/gzip``;
 - the query string is ignored for the file lookup (a rule may match on it); a path that would leave the folder (``..``,
   encoded or not) is refused with 403 and nothing outside the folder is ever read.
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Callable
 from urllib.parse import unquote, urlsplit
 
-from ..extract.host_rules import RuleFile, parse_headers, parse_redirects
+from ..extract.host_rules import RedirectRule, RuleFile, parse_headers, parse_redirects
 
 #: Read by the host, never served.
 RULE_FILES = ("/_redirects", "/_headers")
@@ -79,6 +80,21 @@ class StaticSite:
         if method == "HEAD":
             answer.body = b""
         return answer
+
+    def locale_rule(self, url: str) -> tuple[RedirectRule, str] | None:
+        """The first `_redirects` rule with a Language= or Country= condition that answers `url` otherwise
+        for the visitors it names, and its TO filled in; None where every visitor gets what the crawl
+        got. An existing file shadows such a rule as it shadows any other, unless it is forced (`!`),
+        and a 200 rule onto the URL's own path serves the same page."""
+        parts = urlsplit(url)
+        path = parts.path or "/"
+        for rule, target in self.redirects.by_locale(self.origin, path, parts.query):
+            if not rule.force and self._answer(path).status != 404:
+                continue
+            if rule.status == 200 and urlsplit(target).path == path and not urlsplit(target).netloc:
+                continue
+            return rule, target
+        return None
 
     def _routed(self, path: str, query: str) -> StaticAnswer:
         """The first matching `_redirects` rule, unless a file at `path` shadows it (not forced)."""

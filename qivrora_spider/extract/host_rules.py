@@ -10,7 +10,9 @@ be audited as the host will serve it, so the grammar is the hosts' own (their do
   serves TO's content at FROM, 404 and 410 serve it with that status, ``!`` forces the rule over an
   existing file. The first rule that matches applies.
 - Conditions on the visitor (``Country=``, ``Language=``, ``Role=``, ``Cookie=``) cannot be met by
-  a folder: such a rule is kept aside (``skipped``) so the run can say which lines it left out.
+  a folder: such a rule is kept aside (``skipped``) so the run can say which lines it left out. Those
+  whose conditions are all on the visitor's language or country answer search engines, which meet
+  none, otherwise than those visitors (HL801): ``RuleFile.by_locale`` names the ones a request meets.
 - ``_headers``: a path pattern line, then indented ``Name: value`` lines; every block whose pattern
   matches adds its headers, and ``! Name`` (Cloudflare) removes a header an earlier block added.
 
@@ -30,10 +32,13 @@ __all__ = ["HeaderRule", "RedirectRule", "RuleFile", "parse_headers", "parse_red
 #: Statuses a `_redirects` rule may give: rewrites, redirects, and the pages of a gone URL.
 RULE_STATUSES = frozenset({200, 301, 302, 303, 307, 308, 404, 410})
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
-#: Netlify's default; Cloudflare Pages' is 302 (README, "Auditing a build folder").
+#: Netlify's default; Cloudflare Pages' is 302 (docs/modes.md, "Host rules").
 DEFAULT_STATUS = 301
 #: Conditions that depend on who asks; a build folder has no visitor to meet them.
 VISITOR_CONDITIONS = ("Country", "Language", "Role", "Cookie")
+#: Of those, the ones on the visitor's locale. Role= and Cookie= gate a page on who is signed in or
+#: opted in, which search engines never are: no other language version hides behind them.
+LOCALE_CONDITIONS = ("Country", "Language")
 #: Cloudflare refuses a rule longer than this.
 MAX_LINE = 1000
 
@@ -100,6 +105,7 @@ class RedirectRule:
     """One `_redirects` line."""
 
     where: str  # "file:line", for messages
+    line: int  # its line: where rules of both kinds match a request, the first applies
     text: str  # the line as written
     source: _Pattern
     query: tuple[tuple[str, str | None], ...]  # key and required value (":name" binds it), None: present
@@ -111,6 +117,12 @@ class RedirectRule:
     @property
     def is_redirect(self) -> bool:
         return self.status in REDIRECT_STATUSES
+
+    @property
+    def by_locale(self) -> bool:
+        """Its conditions are all on the visitor's language or country."""
+        keys = [condition.partition("=")[0] for condition in self.conditions]
+        return bool(keys) and all(key in LOCALE_CONDITIONS for key in keys)
 
     def apply(self, origin: str, path: str, query: str) -> str | None:
         """TO with its placeholders filled, if the rule matches this request; else None."""
@@ -162,6 +174,20 @@ class RuleFile:
                 return rule, target
         return None
 
+    def by_locale(self, origin: str, path: str, query: str) -> list[tuple[RedirectRule, str]]:
+        """The rules with only Language= or Country= conditions that match this request, and their TO
+        filled in, in file order: those above the first rule for every visitor that matches, which
+        answers the visitors of the ones below as it answers everyone."""
+        first = self.redirect(origin, path, query)
+        found = []
+        for rule in self.skipped:
+            if first is not None and rule.line > first[0].line:
+                break
+            target = rule.apply(origin, path, query) if rule.by_locale else None
+            if target is not None:
+                found.append((rule, target))
+        return found
+
     def headers_for(self, origin: str, path: str) -> list[tuple[str, str]]:
         found: list[tuple[str, str]] = []
         for rule in self.headers:
@@ -173,16 +199,16 @@ class RuleFile:
         return found
 
 
-def _lines(text: str, name: str) -> list[tuple[str, str]]:
-    """(file:line, line) of the lines that are neither blank nor comments."""
+def _lines(text: str, name: str) -> list[tuple[str, int, str]]:
+    """(file:line, its number, line) of the lines that are neither blank nor comments."""
     return [
-        (f"{name}:{number}", line)
+        (f"{name}:{number}", number, line)
         for number, line in enumerate(text.splitlines(), 1)
         if line.strip() and not line.lstrip().startswith("#")
     ]
 
 
-def _redirect_rule(where: str, line: str) -> tuple[RedirectRule | None, str | None]:
+def _redirect_rule(where: str, number: int, line: str) -> tuple[RedirectRule | None, str | None]:
     """The rule of one line, or what is wrong with it."""
     if len(line) > MAX_LINE:
         return None, f"longer than {MAX_LINE:,} characters"
@@ -223,14 +249,16 @@ def _redirect_rule(where: str, line: str) -> tuple[RedirectRule | None, str | No
     unbound = [name for name in _PLACEHOLDER.findall(target) if name not in known]
     if unbound:
         return None, f"`:{unbound[0]}` in the target is bound by nothing in the source"
-    rule = RedirectRule(where, line.strip(), source, tuple(query), target, status, force, tuple(conditions))
+    rule = RedirectRule(
+        where, number, line.strip(), source, tuple(query), target, status, force, tuple(conditions)
+    )
     return rule, None
 
 
 def parse_redirects(text: str, name: str = "_redirects") -> RuleFile:
     rules = RuleFile()
-    for where, line in _lines(text, name):
-        rule, problem = _redirect_rule(where, line)
+    for where, number, line in _lines(text, name):
+        rule, problem = _redirect_rule(where, number, line)
         if rule is None:
             rules.problems.append(f"{where}: {problem}; line left out")
         elif rule.conditions:
@@ -248,7 +276,7 @@ def parse_headers(text: str, name: str = "_headers") -> RuleFile:
         if block is not None and block[1] is not None:
             rules.headers.append(HeaderRule(block[0], block[1], tuple(block[2]), tuple(block[3])))
 
-    for where, line in _lines(text, name):
+    for where, _, line in _lines(text, name):
         if not line[0].isspace():
             close()
             pattern, problem = _pattern(line.strip())

@@ -17,7 +17,8 @@ from lxml import etree
 from scrapy.exporters import BaseItemExporter, CsvItemExporter, JsonItemExporter, JsonLinesItemExporter
 
 from ..audit import CHECKS, resolve_settings
-from ..facts import FACT_TYPES, fact_to_dict
+from ..fact_lines import fact_to_dict
+from ..facts import FACT_TYPES
 from ..audit.core.url_segments import Segment, parse_segments, segment_of
 from ..catalogue import docs_url, page_url
 from ..findings import FINDING_FIELDS, Finding, at_or_above, fail_on_level, fail_on_segment
@@ -210,7 +211,7 @@ class JUnitExporter(BaseItemExporter):
 
 
 class FactsExporter(JsonLinesItemExporter):
-    """One fact per line, tagged with its kind, as ``facts.read_facts`` reads it back."""
+    """One fact per line, tagged with its kind, as ``fact_lines.read_facts`` reads it back."""
 
     def export_item(self, item: Any) -> Any:
         if isinstance(item, FACT_TYPES):

@@ -96,6 +96,8 @@ EXTENSIONS_BASE = {
     for name, order in default_settings.EXTENSIONS_BASE.items()
 }
 EXTENSIONS = {
+    # Items reach the receivers of item_scraped by a plain call, not a task each (compat/scrapy.py).
+    "qivrora_spider.compat.scrapy.DirectItemSignal": 0,
     "qivrora_spider.extensions.audit.AuditExtension": 500,
     "qivrora_spider.extensions.progress.ProgressLog": 510,
     "qivrora_spider.extensions.garbage_collection.GarbageCollection": 520,

@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 from typing import IO, Any, Iterator, TypeVar
 
-from ..facts import fact_line, read_facts
+from ..fact_lines import fact_line, read_facts
 
 T = TypeVar("T")
 

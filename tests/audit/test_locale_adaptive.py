@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qivrora_spider.extract.locale_probe import probe_language
-from qivrora_spider.facts import LocaleProbe
+from qivrora_spider.facts import LocaleProbe, LocaleRule
 from tests.audit.builders import ann, canonical, cluster, hits, page
 
 E = "https://ex.com"
@@ -48,3 +48,23 @@ def test_hl801_not_for_x_default_targets_failed_probes_or_pages_outside_clusters
     assert hits(site(LocaleProbe(url=EN, accept_language="de", error="timeout")), "HL801") == []
     lone = f"{E}/lone/"
     assert hits([page(lone), LocaleProbe(url=lone, accept_language="de", status=302, location=DE)], "HL801") == []
+
+
+def test_hl801_from_a_build_folders_rule_by_language_or_country() -> None:
+    rewrite = LocaleRule(EN, "_redirects:4", "/en/  /de/  200!  Language=de", ["Language=de"], 200, DE)
+    (finding,) = hits(site(rewrite), "HL801")
+    assert (finding.url, finding.target, finding.hreflang) == (EN, "", "de")
+    assert finding.message.startswith(
+        f"The `_redirects` rule at _redirects:4 (`/en/ /de/ 200! Language=de`) serves the content of {DE} "
+        "at this URL for visitors with `Language=de`: "
+    )
+    by_country = LocaleRule(EN, "_redirects:2", "/en/ /fr/ 301! Country=fr,be", ["Country=fr,be"], 301, FR)
+    (finding,) = hits(site(by_country), "HL801")
+    assert (finding.target, finding.hreflang) == (FR, "")
+    assert "answers 301 Moved Permanently to" in finding.message
+    # Not on an x-default target (HL408's), nor on a page in no cluster.
+    pages = cluster({"en": EN, "fr": FR, "x-default": EN})
+    assert hits([*pages, by_country], "HL801") == []
+    lone = f"{E}/lone/"
+    lone_rule = LocaleRule(lone, "_redirects:1", "/lone/ /fr/ 302! Language=fr", ["Language=fr"], 302, FR)
+    assert hits([page(lone), lone_rule], "HL801") == []

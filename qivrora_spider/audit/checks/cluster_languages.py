@@ -77,6 +77,7 @@ Not reported where HL202 already names the only disagreement (a pair with a retu
 page naming one URL with two languages is HL111.
 """,
     per_cluster=True,
+    since="0.2.0",
 )
 def disputed_language(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
     # Nearly every URL is given one value set by all: the graph shares the sets, so an identity test
@@ -155,6 +156,7 @@ fine), or add an `x-default`.
 It may stand beside HL109: one `x-default` mends both.
 """,
     per_cluster=True,
+    since="0.2.0",
 )
 def regional_without_generic(ctx: AuditContext, graph: ClusterGraph) -> Iterator[Hit]:
     values = frozenset().union(*{given for url in graph for given in ctx.declared(url).values()})

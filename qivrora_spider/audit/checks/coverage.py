@@ -97,6 +97,7 @@ on it, itself included. The fixes file (QIVRORA_FIXES) includes it.
 A page that qualifies is HL207, not HL208. Pages the site never translates (no counterpart under
 another locale segment) are HL208 at most.
 """,
+    since="0.2.0",
 )
 def unannotated_translation(ctx: AuditContext) -> Iterator[Hit]:
     for url, translation in unclustered_pages(ctx).items():
@@ -145,6 +146,7 @@ them as a cluster.
     precedence="""
 HL207 takes the page where a counterpart exists under another locale segment; HL208 is the rest.
 """,
+    since="0.2.0",
 )
 def page_without_annotations(ctx: AuditContext) -> Iterator[Hit]:
     for url, translation in unclustered_pages(ctx).items():

@@ -88,6 +88,7 @@ or remove it from the sitemap if it is not meant to be found.
 Not reported where HL203 names the same URL (an hreflang target no page links to); judged only on
 crawls that followed links to the end.
 """,
+    since="0.2.0",
 )
 def sitemap_url_unlinked(ctx: AuditContext) -> Iterator[Hit]:
     if not followed_every_link(ctx):

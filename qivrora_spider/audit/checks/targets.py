@@ -155,6 +155,7 @@ the redirect ends at as `x-default`.
 Reported instead of HL401 for a 302, 303 or 307 `x-default` whose redirects end on a 200; a 301 or
 308, or redirects that end elsewhere, stay HL401.
 """,
+    since="0.2.0",
 )
 def x_default_redirects(ctx: AuditContext) -> Iterator[Hit]:
     def explain(target: str) -> str:

@@ -13,6 +13,7 @@ from typing import Any, Iterable
 from ...facts import (
     CrawlInfo,
     LocaleProbe,
+    LocaleRule,
     Page,
     RobotsTxt,
     SitemapEntry,
@@ -36,6 +37,7 @@ class FactStore:
         self.nofollow_only: set[str] = set()
         self.crawls: list[CrawlInfo] = []
         self.probes: dict[str, LocaleProbe] = {}
+        self.locale_rules: dict[str, LocaleRule] = {}
         self._entry_keys: set[tuple[str, str, int | None, int]] = set()
 
     def add(self, fact: Any) -> None:
@@ -59,6 +61,8 @@ class FactStore:
             known = self.probes.get(fact.url)
             if known is None or (known.status is None and fact.status is not None):
                 self.probes[fact.url] = fact
+        elif isinstance(fact, LocaleRule):
+            self.locale_rules.setdefault(fact.url, fact)
         elif isinstance(fact, CrawlInfo):
             if fact not in self.crawls:  # one crawl's facts read twice, or a worker's own as stored
                 self.crawls.append(fact)

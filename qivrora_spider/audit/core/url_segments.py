@@ -6,15 +6,16 @@ A segment is ``NAME=PATTERN`` (``--segment de=/de/``, ``QIVRORA_SEGMENTS``). A p
 - ``de.``: the URLs whose host starts so; ``.de``: whose host ends so (a country's domain);
 - with a ``*``: a glob on the whole URL (``https://shop.example/de-*``); anything else: text the URL holds.
 
-Without segments given, the locale segments are learned from the clusters: for each hreflang value,
-the one of those three patterns (its language or region as a first folder, a first host label or a
-top-level domain) under which at least half of its pages sit, and at least ``LEARNED_PAGES`` of them.
-A finding is in the first segment its URL matches; a sitemap's finding, in the segment of the URL it
-lists.
+Without segments given, they are the site's locale segments, learned from its clusters by the one
+learner HL207, HL208 and the report's coverage table use (``core.segments``), each named by its value:
+``/de/`` (``/`` for the root) where no other host of the crawl has such URLs, else a glob on the
+segment's URLs (``https://de.example.com/*``). A finding is in the first segment its URL matches; a sitemap's
+finding, in the segment of the URL it lists.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
@@ -23,9 +24,10 @@ from urllib.parse import urlsplit
 
 from ...findings import Finding
 from .context import AuditContext
+from .segments import LocaleSegments, locale_segments, place_of
 
-#: Pages of a value that must sit under a pattern for it to be learned.
-LEARNED_PAGES = 2
+#: What a glob reads as other than itself, in a learned segment's URL (an IPv6 host's brackets).
+_GLOB_SPECIAL = re.compile(r"([*?[])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,42 +81,33 @@ def count_by_segment(findings: list[Finding], segments: Iterable[Segment]) -> di
     return counted
 
 
-def _candidates(url: str, value: str) -> list[str]:
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    codes = {value.lower(), *value.lower().split("-")}
-    folder = parts.path.split("/")[1].lower() if parts.path.count("/") >= 2 else ""
-    found = [f"/{parts.path.split('/')[1]}/"] if folder in codes else []
-    labels = host.split(".")
-    if len(labels) > 2 and labels[0] in codes:
-        found.append(f"{labels[0]}.")
-    if len(labels) > 1 and labels[-1] in codes:
-        found.append(f".{labels[-1]}")
-    return found
-
-
-def learn_segments(members: Iterable[tuple[str, str]]) -> tuple[Segment, ...]:
-    """Locale segments from cluster members given as (url, the value the site gives it), named by value."""
-    pages: Counter[str] = Counter()
-    under: dict[str, Counter[str]] = defaultdict(Counter)
-    for url, value in members:
-        if value == "x-default":
-            continue
-        pages[value] += 1
-        under[value].update(_candidates(url, value))
-    learned = []
-    for value in sorted(under):
-        pattern, count = min(under[value].items(), key=lambda item: (-item[1], item[0]), default=("", 0))
-        if count >= LEARNED_PAGES and 2 * count >= pages[value]:
-            learned.append(Segment(value, pattern))
-    return tuple(learned)
+def learned_segments(learned: LocaleSegments, urls: Iterable[str]) -> tuple[Segment, ...]:
+    """The learned locale segments as ``NAME=PATTERN``, named by their value (``de#2`` for a value's
+    second segment). A segment reads as a path (``/de/``, ``/`` for a root) where that names the same
+    crawled `urls`, no other host having them, else as a glob on its URLs. Folders come before the
+    roots that hold them (the first segment a URL matches counts); a folder of its root's value is
+    left to the root."""
+    hosts_of: dict[str | None, set[str]] = defaultdict(set)  # first folder (None: any path) -> origins
+    for url in urls:
+        place = place_of(url)
+        hosts_of[None].add(place.origin)
+        if place.folder is not None:
+            hosts_of[place.folder].add(place.origin)
+    roots = {segment.origin: segment.value for segment in learned.segments if segment.folder is None}
+    kept = [s for s in learned.segments if s.folder is None or roots.get(s.origin) != s.value]
+    seen: Counter[str] = Counter()
+    named = []
+    for segment in sorted(kept, key=lambda s: (s.folder is None, s.value, s.prefix)):
+        seen[segment.value] += 1
+        name = segment.value if seen[segment.value] == 1 else f"{segment.value}#{seen[segment.value]}"
+        if hosts_of[segment.folder] <= {segment.origin}:
+            pattern = f"/{segment.folder}/" if segment.folder is not None else "/"
+        else:
+            pattern = _GLOB_SPECIAL.sub(r"[\1]", segment.prefix) + "*"
+        named.append(Segment(name, pattern))
+    return tuple(named)
 
 
 def site_segments(ctx: AuditContext, given: tuple[Segment, ...]) -> tuple[Segment, ...]:
-    """The segments given, or else those learned from the site's clusters (each member's own value)."""
-    if given:
-        return given
-    graph = ctx.graph
-    return learn_segments(
-        (url, value) for url in sorted(ctx.cluster_of) for value in sorted(graph.declared(url).get(url, ()))
-    )
+    """The segments given, or else the locale segments learned from the site's clusters."""
+    return given or learned_segments(locale_segments(ctx), ctx.pages)
