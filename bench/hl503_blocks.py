@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bench.generate_site import SiteModel, SiteOptions, write_site
 from qivrora_spider.extract.html_extract import extract_html
-from qivrora_spider.extract.text_language import encode_blocks, group, identify, letters_in, read_blocks
+from qivrora_spider.extract.text_language import encode_blocks, group, identify, letters_in, read_blocks, unpack_blocks
 
 SAMPLES = Path(__file__).parent / "langid_samples"
 #: Letters per block: the bounds of each row of the error table.
@@ -78,11 +78,12 @@ def cost_table(pages: int) -> list[str]:
             identify(" ".join(blocks)[:1000])  # the identification before issue 29: one call, 1,000 characters
         timings["old"].append(time.process_time() - start)
         start = time.process_time()
-        encoded = [encode_blocks(read_blocks(blocks)) for blocks in gathered]
+        packed = [read_blocks(blocks) for blocks in gathered]
         timings["blocks"].append(time.process_time() - start)
     per_page = {name: 1e6 * min(values) / len(texts) for name, values in timings.items()}
-    sizes = [len(value) for value in encoded]
-    counts = [len(value.split()) for value in encoded]
+    sizes = [len(value) for value in packed]
+    text_sizes = [len(encode_blocks(value)) for value in packed]
+    counts = [len(unpack_blocks(value)) for value in packed]
     return [
         f"{len(texts)} pages of the benchmark site, µs per page (min of 5):",
         "",
@@ -92,8 +93,9 @@ def cost_table(pages: int) -> list[str]:
         f"| +{per_page['blocks']:.0f} |",
         "",
         f"Blocks kept per page: median {statistics.median(counts):.0f}, max {max(counts)}. `text_blocks`: median "
-        f"{statistics.median(sizes):.0f} characters, max {max(sizes)}; in memory "
-        f"{sys.getsizeof('x' * int(statistics.median(sizes)))} bytes for the median (one str object).",
+        f"{statistics.median(sizes):.0f} bytes packed, max {max(sizes)}; in memory "
+        f"{sys.getsizeof(b'x' * int(statistics.median(sizes)))} bytes for the median (one bytes object); as "
+        f"text in JSON median {statistics.median(text_sizes):.0f} characters, max {max(text_sizes)}.",
     ]
 
 

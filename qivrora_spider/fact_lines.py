@@ -14,6 +14,7 @@ from typing import Any, Iterable, Iterator, NamedTuple
 
 import orjson
 
+from .extract.text_language import decode_blocks, encode_blocks
 from .extract.urls import InvalidURL, normalize_url
 from .facts import (
     FACT_TYPES,
@@ -55,6 +56,8 @@ def _as_dict(value: Any) -> dict[str, Any]:
             item = [_as_dict(each) for each in item] if nested else item[:]
         elif type(item) is dict:
             item = dict(item)
+        elif type(item) is bytes:
+            item = encode_blocks(item)
         data[name] = item
     return data
 
@@ -75,6 +78,8 @@ def _fact_from(data: dict[str, Any]) -> Any:
     for name in _RETIRED.get(kind, ()):  # type: ignore[arg-type]
         data.pop(name, None)
     _intern(data, strings, lists)
+    if data.get("text_blocks").__class__ is str:
+        data["text_blocks"] = decode_blocks(data["text_blocks"])
     try:
         for key, item_cls, item_fields, item_strings in nested:
             if key in data:
@@ -189,7 +194,14 @@ def fact_line(fact: Any) -> bytes:
     ``fact_to_dict`` gives, written by orjson from the dataclass itself, faster than building that
     dict first. Every worker of a distributed crawl writes each of its facts so, for
     Redis, and a JOBDIR crawl for its facts.jsonl."""
-    return _LINE_STARTS[type(fact)] + orjson.dumps(fact)[1:]  # orjson writes the fields, not the kind
+    # orjson writes the fields, not the kind; the one bytes field, a page's packed blocks, as text.
+    return _LINE_STARTS[type(fact)] + orjson.dumps(fact, default=_blocks_text)[1:]
+
+
+def _blocks_text(value: Any) -> str:
+    if type(value) is bytes:
+        return encode_blocks(value)
+    raise TypeError
 
 
 #: ``{"fact":"<kind>",`` for each class of fact: a fact has fields, so the `}` of its own comes later.

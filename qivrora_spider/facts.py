@@ -78,10 +78,11 @@ class Page:
     is_html: bool = False
     fingerprint: str | None = None
     links: list[str] = field(default_factory=list)  # normalised <a href> targets
-    #: The blocks of the page's main text (``extract.text_language.encode_blocks``): for each, a digest
-    #: of its text, the language it reads as and its letters. HL503 weighs them once the blocks many
-    #: pages of the site repeat are left out. "" for facts of versions before block-level reading.
-    text_blocks: str = ""
+    #: The blocks of the page's main text, packed (``extract.text_language.read_blocks``): for each, a
+    #: digest of its text, the language it reads as and its letters. HL503 weighs them once the blocks
+    #: many pages of the site repeat are left out. Written as text in JSON (``fact_lines``,
+    #: ``encode_blocks``); b"" for facts of versions before block-level reading.
+    text_blocks: bytes = b""
     # -a render=1: the annotations, canonicals, language, noindex and links above are those of the
     # page as a browser rendered it; what rendering took away from the served HTML is kept beside.
     rendered: bool = False

@@ -10,6 +10,7 @@ import math
 import pytest
 
 from qivrora_spider.audit.core.fact_store import FactStore
+from qivrora_spider.extract.text_language import decode_blocks
 from qivrora_spider.fact_lines import FactsFormatError, fact_from_dict, fact_line, fact_to_dict, read_facts
 from qivrora_spider.facts import (
     FACT_TYPES,
@@ -55,7 +56,7 @@ EVERY_KIND = (
         is_html=True,
         fingerprint="0123456789abcdef0123456789abcdef01234567",
         links=["https://a.example/", "https://a.example/de/stra%C3%9Fe"],
-        text_blocks="0a1b2c3d:de:3412 ffffffff::12 01234567:-:40",
+        text_blocks=decode_blocks("CgsMDQ:de:3412 _____w::12 ASNFZw:-:40 AAAAAA:?"),
         rendered=True,
         render_error="the browser's navigation failed",
         served_only=[Annotation("html", "en", "/en", "https://a.example/en", line=8)],
@@ -138,6 +139,12 @@ def test_a_page_line_of_an_older_version_still_reads():
         content_type="text/html", depth=1, is_html=True,
         annotations=[Annotation("html", "fr", "/dé", "https://a.example/d%C3%A9", line=4)],
     )
+
+
+def test_a_pages_blocks_are_packed_in_memory_and_text_in_json():
+    page = EVERY_KIND[0]
+    assert isinstance(page.text_blocks, bytes)
+    assert json.loads(fact_line(page))["text_blocks"] == "CgsMDQ:de:3412 _____w::12 ASNFZw:-:40 AAAAAA:?"
 
 
 def test_fields_in_any_order_read_to_the_same_fact():

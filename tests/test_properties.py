@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from qivrora_spider.downloadermiddlewares.addresses import internal_reason, ip_literal
 from qivrora_spider.extract.page_facts import build_page
 from qivrora_spider.extract.sitemap_facts import read_sitemap
+from qivrora_spider.extract.text_language import encode_blocks
 from qivrora_spider.fact_lines import fact_from_dict, fact_line, fact_to_dict, read_facts
 from qivrora_spider.facts import Page, SitemapEntry, SitemapFile
 from qivrora_spider.feeds.exporters import FORMULA_STARTS, neutralise
@@ -43,7 +44,10 @@ def test_a_page_of_any_status_headers_and_body_gives_a_page_fact(url, status, he
     )
     assert isinstance(page, Page) and page.url == url
     assert all(a.url is None or a.url.startswith(("http://", "https://")) for a in page.annotations)
-    assert fact_to_dict(page) == {"fact": "page", **dataclasses.asdict(page)}, "what asdict would give"
+    # What asdict would give, the packed blocks written as text.
+    assert fact_to_dict(page) == {
+        "fact": "page", **dataclasses.asdict(page), "text_blocks": encode_blocks(page.text_blocks)
+    }
     assert fact_from_dict(fact_to_dict(page)) == page, "the fact survives the facts feed"
     line = fact_line(page)
     assert json.loads(line) == fact_to_dict(page) and list(read_facts([line.decode()])) == [page], "and Redis"

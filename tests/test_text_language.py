@@ -7,16 +7,20 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from qivrora_spider.extract.text_language import (
+    ENOUGH_LETTERS,
     MAX_BLOCKS,
     MAX_CALLS,
     NAMES,
     UNREAD,
+    block_digest,
     block_digests,
     block_evidence,
+    decode_blocks,
     encode_blocks,
     is_prose,
     letters_in,
     read_blocks,
+    unpack_blocks,
 )
 
 
@@ -43,37 +47,56 @@ ENGLISH = (
 
 
 def test_each_block_keeps_its_digest_language_and_letters_never_its_text() -> None:
-    blocks = read_blocks([GERMAN, ENGLISH, "Weiter", "Zurück"])
-    assert [(block.language, block.letters) for block in blocks] == [
+    packed = read_blocks([GERMAN, ENGLISH, "Weiter", "Zurück"])
+    blocks = unpack_blocks(packed)
+    assert sorted((block.language, block.letters) for block in blocks) == sorted([
         ("de", letters_in(GERMAN)), ("en", letters_in(ENGLISH)), (NAMES, 6), (NAMES, 6),  # labels: names
-    ]
-    assert blocks[0].digest == read_blocks([GERMAN])[0].digest != blocks[1].digest
-    encoded = encode_blocks(blocks)
+    ])
+    assert blocks[0].digest == unpack_blocks(read_blocks([GERMAN]))[0].digest != blocks[1].digest
+    assert len(packed) == 1 + 4 * 10, "10 bytes a block with a language"
+    encoded = encode_blocks(packed)
     assert "Anwendung" not in encoded and len(encoded.split()) == 4
+    assert decode_blocks(encoded) == packed
 
 
 def test_short_blocks_are_identified_with_their_neighbours() -> None:
     items = [sentence + "." for sentence in ENGLISH.split(",")]  # three short list items
-    assert {block.language for block in read_blocks(items)} == {"en"}
+    assert {block.language for block in unpack_blocks(read_blocks(items))} == {"en"}
 
 
 def test_names_are_no_evidence() -> None:
     names = ["Bright Pixel Studio", "Cloud Forge Labs", "Northwind Traders", "Blue Harbor Design", "Red Maple Press",
              "Silver Lake Software", "Golden Gate Bakery"]
     assert is_prose(GERMAN) and is_prose(ENGLISH) and not is_prose(" ".join(names))
-    assert {block.language for block in read_blocks(names)} == {NAMES}
-    assert block_evidence(encode_blocks(read_blocks(names))) == []
+    assert {block.language for block in unpack_blocks(read_blocks(names))} == {NAMES}
+    assert block_evidence(read_blocks(names)) == []
 
 
 def test_a_long_page_is_sampled_across_its_whole_text_within_the_caps() -> None:
     page = [ENGLISH] * 40 + [GERMAN] * 40 + [f"{n}" for n in range(1000)]  # numbers: no letters, no block
-    blocks = read_blocks(page)
+    blocks = unpack_blocks(read_blocks(page))
     assert len(blocks) == MAX_BLOCKS
     read = [block.language for block in blocks if block.language != UNREAD]
     assert len(read) == MAX_CALLS and set(read) == {"en", "de"}, "the end of the text is read too"
 
 
+def test_a_page_read_enough_leaves_the_rest_of_its_sample_unread() -> None:
+    page = [ENGLISH * 3] * 10 + [GERMAN * 3] * 10  # blocks of 350 to 410 letters: 1,000 read after 3
+    blocks = unpack_blocks(read_blocks(page))
+    read = [block for block in blocks if block.language != UNREAD]
+    assert len(read) < MAX_CALLS and sum(block.letters for block in read) >= ENOUGH_LETTERS
+    assert {block.language for block in read} == {"en", "de"}, "read from its beginning to near its end"
+
+
 def test_evidence_leaves_out_names_unread_and_malformed_items() -> None:
     encoded = "0000000a:en:300 0000000b:-:50 0000000c:?:70 0000000d::12 x:en:12a :: y:de:-4 0000000e:sr-Latn:9"
-    assert block_evidence(encoded) == [("0000000a", "en", "300"), ("0000000d", "", "12"), ("0000000e", "sr-Latn", "9")]
-    assert block_digests(encoded)[:4] == ["0000000a", "0000000b", "0000000c", "0000000d"]
+    packed = decode_blocks(encoded)  # as facts of older versions (8 hex digits) or edited by hand load
+    a, b, c, d, e, x, y = map(block_digest, ["0000000a", "0000000b", "0000000c", "0000000d", "0000000e", "x", "y"])
+    assert block_evidence(packed) == [(a, "en", 300), (d, "", 12), (e, "sr-Latn", 9)]
+    assert sorted(block_digests(packed)) == sorted([a, b, c, d, e, x, y])
+
+
+def test_the_text_form_of_blocks_reads_back_the_same() -> None:
+    encoded = encode_blocks(read_blocks([GERMAN, "Weiter", ENGLISH * 3]))
+    assert encode_blocks(decode_blocks(encoded)) == encoded
+    assert all(len(item.partition(":")[0]) == 6 for item in encoded.split()), "6 characters of Base64 a digest"

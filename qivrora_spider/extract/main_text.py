@@ -58,7 +58,7 @@ class MainText:
         self._done = False
 
     def start(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _BLOCK_TAGS:
+        if self._block and tag in _BLOCK_TAGS:
             self._end_block()
         if self._done or (not attrs and tag not in _REGION_TAGS and tag not in self._region_tags):
             return  # most tags: no region opens or deepens
@@ -83,13 +83,15 @@ class MainText:
             self._region_tags[tag] += 1
             self._open[kind] += 1
             return
+        if tag not in self._region_tags:
+            return  # an element with attributes (a link) inside no region of its name
         for region in reversed(self._regions):
             if region[0] == tag:
                 region[2] += 1
                 return
 
     def end(self, tag: str) -> None:
-        if tag in _BLOCK_TAGS or tag == "html":
+        if self._block and (tag in _BLOCK_TAGS or tag == "html"):
             self._end_block()
         regions = self._regions
         if self._done or not regions or (tag not in self._region_tags and tag not in ("body", "html")):

@@ -12,7 +12,7 @@ from typing import Callable, Iterable
 from ..facts import PAGE_STATUS, Annotation, Canonical, IgnoredAnnotation, Page
 from .html_extract import extract_html
 from .linkheader import parse_link_headers
-from .text_language import encode_blocks, read_blocks
+from .text_language import read_blocks
 from .urls import InvalidURL, normalize_url
 
 HeaderLookup = Callable[[str], list[str]]
@@ -158,7 +158,7 @@ def build_page(
         page.noindex = "meta"
     page.fingerprint = html.fingerprint
     # Only the blocks' digests, languages and letters are kept, never the text (memory grows with the graph).
-    page.text_blocks = encode_blocks(read_blocks(html.main_text))
+    page.text_blocks = read_blocks(html.main_text)
     page.links = [link for link in dict.fromkeys(resolve(h, base) for h in html.links) if link is not None]
     if sitemaps is not None:
         sitemaps += [url for url in dict.fromkeys(resolve(h, base) for h in html.sitemaps) if url is not None]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import re
+import struct
 import zlib
 from dataclasses import dataclass
 from typing import NamedTuple, Sequence
@@ -24,13 +25,17 @@ import pycld2
 #: Fewer letters than this are too few to judge (HL503, CHECKS-NEXT.md).
 MIN_LETTERS = 200
 #: Blocks kept per page (digest, language, letters): a page with more keeps an even sample across
-#: its main text. Bounds the facts to about 700 bytes a page.
+#: its main text. Bounds the facts to under 500 bytes a page (``_RECORD``).
 MAX_BLOCKS = 48
 #: Calls to CLD2 per page: each costs about 17 µs on 200 characters, so a page of 30 paragraphs
 #: identified one by one would cost the crawl a quarter more CPU (bench/RESULTS.md, "HL503:
 #: block-level language"). A page with more identifies an even sample of its blocks (and runs);
 #: the others keep their digest, for the template, and ``UNREAD`` as their language.
 MAX_CALLS = 6
+#: Letters of prose read in a language after which the rest of the sample is left unread: evidence
+#: enough for a verdict once template blocks are left out, and what makes a long page cost 3 or 4 calls
+#: instead of 6 (bench/RESULTS.md, "HL503: block-level language").
+ENOUGH_LETTERS = 1_000
 #: Characters of a block (or run) given to CLD2, about 170 letters: CLD2 made no error on blocks of 160
 #: letters or more (bench/RESULTS.md, "HL503: block-level language"); the block's letters all count.
 IDENTIFIED_CHARACTERS = 200
@@ -142,16 +147,16 @@ def identify(text: str, min_letters: int = MIN_LETTERS) -> Identified:
 class TextBlock(NamedTuple):
     """A block of a page's main text, as the facts keep it: never its text."""
 
-    #: CRC-32 of the block's text (``_digest``): equal on every page that repeats the block.
-    digest: str
-    #: What the block (with its short neighbours) reads as; None where CLD2 is unsure; ``NAMES``.
-    language: str | None
+    #: CRC-32 of the block's text (``block_digest``): equal on every page that repeats the block.
+    digest: int
+    #: What the block (with its short neighbours) reads as; "" where CLD2 is unsure; ``NAMES``; ``UNREAD``.
+    language: str
     letters: int
 
 
-def block_digest(text: str) -> str:
-    """CRC-32 in 6 characters of URL-safe Base64: the facts hold one for each block of each page."""
-    return base64.urlsafe_b64encode(zlib.crc32(text.encode("utf-8", "surrogatepass")).to_bytes(4, "big"))[:6].decode()
+def block_digest(text: str) -> int:
+    """CRC-32 of a block's text: the facts hold one for each block of each page."""
+    return zlib.crc32(text.encode("utf-8", "surrogatepass"))
 
 
 #: The language of a block of names: not prose, left out of the evidence.
@@ -170,14 +175,15 @@ def is_prose(text: str) -> bool:
     return 3 * lower >= lower + sum(map(str.isupper, initials))
 
 
-def read_blocks(blocks: Sequence[str]) -> tuple[TextBlock, ...]:
-    """The blocks of a main text (``MainText.blocks``) with their languages.
+def read_blocks(blocks: Sequence[str]) -> bytes:
+    """The blocks of a main text (``MainText.blocks``) with their languages, packed as ``Page.text_blocks``
+    keeps them (``_RECORD``).
 
     Blocks without letters are left out; of more than ``MAX_BLOCKS``, an even sample across the text
     is kept, so a long page is judged on all of it, not on its beginning. A run of consecutive short
     blocks is identified as one text, each of them taking its language. Of more than ``MAX_CALLS``
-    blocks and runs, an even sample is identified; one of names (``is_prose``) is not: its language
-    is ``NAMES``.
+    blocks and runs, an even sample is identified, until ``ENOUGH_LETTERS`` of prose have a language;
+    a unit of names (``is_prose``) is not: its language is ``NAMES``.
     """
     lettered = [(text, count) for text in blocks if (count := letters_in(text))]
     if len(lettered) > MAX_BLOCKS:
@@ -201,50 +207,144 @@ def read_blocks(blocks: Sequence[str]) -> tuple[TextBlock, ...]:
     if run:
         units.append(run)
     step = max(1.0, len(units) / MAX_CALLS)
-    sampled = {int(index * step) for index in range(min(MAX_CALLS, len(units)))}
-    read: list[TextBlock] = []
-    for index, members in enumerate(units):
-        language: str | None = UNREAD
-        if index in sampled:
-            text = "\n".join(text for text, _ in members)[:IDENTIFIED_CHARACTERS]
-            language = identify(text, min_letters=1).language if is_prose(text[:NAMES_CHARACTERS]) else NAMES
-        read.extend(TextBlock(block_digest(text), language, count) for text, count in members)
-    return tuple(read)
+    sample = sorted({int(index * step) for index in range(min(MAX_CALLS, len(units)))})
+    evidence: list[bytes] = []
+    read: set[int] = set()
+    prose = 0
+    # Every other unit of the sample first, so that a page read enough before its sample ends was
+    # still read from its beginning to near its end.
+    for index in sample[::2] + sample[1::2]:
+        if prose >= ENOUGH_LETTERS:
+            break
+        read.add(index)
+        members = units[index]
+        sampled = "\n".join(text for text, _ in members)[:IDENTIFIED_CHARACTERS]
+        language = (identify(sampled, min_letters=1).language or "") if is_prose(sampled[:NAMES_CHARACTERS]) else NAMES
+        if language not in ("", NAMES):
+            prose += sum(count for _, count in members)
+        at = _TAG_INDEX.get(language, 0)  # every tag ``identify`` answers is in the table
+        evidence += [_RECORD.pack(block_digest(text), at, count) for text, count in members]
+    unread = [block_digest(text) for index, members in enumerate(units) if index not in read for text, _ in members]
+    return _packed(evidence, unread)
 
 
-def encode_blocks(blocks: Sequence[TextBlock]) -> str:
-    """The blocks as ``Page.text_blocks`` keeps them: `digest:language:letters`, space-separated, and
-    `digest:?` for a block not identified (only its digest serves, for the template). One string a
-    page costs a fraction of a list of objects, in memory and in exported facts."""
-    return " ".join(
-        f"{block.digest}:{UNREAD}" if block.language == UNREAD else f"{block.digest}:{block.language or ''}:{block.letters}"
-        for block in blocks
+#: ``Page.text_blocks``, packed: 1 byte, the number of blocks with a language (identified, unsure or
+#: names); for each, its digest, language (an index into ``_TAGS``) and letters; then the digests of
+#: the blocks not identified (``UNREAD``), only for the template. Half the size of their text form
+#: (``encode_blocks``), which a 1,000,000-page audit held over its memory budget (bench/RESULTS.md,
+#: "HL503: block-level language").
+_RECORD = struct.Struct("<IHI")
+_DIGESTS = "<{}I"
+#: Most blocks with a language a page's packing holds (its count is one byte).
+_MOST_EVIDENCE = 255
+#: The languages a block can read as: "" (CLD2 unsure), ``NAMES``, and every tag ``identify`` can
+#: answer. Fixed, so that a packing means the same in every process.
+_TAGS: tuple[str, ...] = (
+    "",
+    NAMES,
+    *sorted(
+        {_CLD2_CODES.get(code, code) for _, code in pycld2.LANGUAGES}
+        | {f"{code}-{script}" for code in _BY_SCRIPT for script in ("Cyrl", "Latn")}
+    ),
+)
+_TAG_INDEX = {tag: index for index, tag in enumerate(_TAGS)}
+_NAMES_INDEX = _TAG_INDEX[NAMES]
+
+
+def _packed(evidence: list[bytes], unread: list[int]) -> bytes:
+    if not evidence and not unread:
+        return b""  # no text: no HL503 for this page
+    evidence, unread = evidence[:_MOST_EVIDENCE], unread + [_RECORD.unpack(record)[0] for record in evidence[_MOST_EVIDENCE:]]
+    return bytes((len(evidence),)) + b"".join(evidence) + struct.pack(_DIGESTS.format(len(unread)), *unread)
+
+
+def _parts(packed: bytes) -> tuple[bytes, bytes]:
+    """The records of the blocks with a language, and the digests of the others."""
+    if not packed:
+        return b"", b""
+    end = 1 + packed[0] * _RECORD.size
+    return packed[1:end], packed[end:]
+
+
+def unpack_blocks(packed: bytes) -> list[TextBlock]:
+    """The blocks of ``read_blocks``: those with a language first, then the others (``UNREAD``)."""
+    records, unread = _parts(packed)
+    return [TextBlock(digest, _TAGS[at], letters) for digest, at, letters in _RECORD.iter_unpack(records)] + [
+        TextBlock(digest, UNREAD, 0) for digest in struct.unpack(_DIGESTS.format(len(unread) // 4), unread)
+    ]
+
+
+def block_digests(packed: bytes) -> list[int]:
+    """The digests of all the blocks of ``read_blocks``."""
+    records, unread = _parts(packed)
+    return [record[0] for record in _RECORD.iter_unpack(records)] + list(
+        struct.unpack(_DIGESTS.format(len(unread) // 4), unread)
     )
 
 
-#: An item of ``encode_blocks`` whose language is evidence (a language, or "" for unsure), not ``NAMES``
-#: or ``UNREAD``: digest, language, letters. Read in C, as the audit reads every page's blocks.
-_EVIDENCE = re.compile(r"(?:^| )([^ :]+):([^ :?\-][^ :]*|):(\d+)(?= |$)")
-_DIGEST = re.compile(r"(?:^| )([^ :]+):")
+def block_evidence(packed: bytes) -> list[tuple[int, str, int]]:
+    """The blocks of ``read_blocks`` that are evidence of the language: (digest, language or "" for
+    unsure, letters); blocks of names and blocks not identified are not."""
+    records, _ = _parts(packed)
+    return [(digest, _TAGS[at], letters) for digest, at, letters in _RECORD.iter_unpack(records) if at != _NAMES_INDEX]
 
 
-def block_digests(encoded: str) -> list[str]:
-    """The digests of ``encode_blocks``' items."""
-    return _DIGEST.findall(encoded)
+def encode_blocks(packed: bytes) -> str:
+    """The blocks as exported facts write them, in JSON: `digest:language:letters`, space-separated, and
+    `digest:?` for a block not identified; the digest is the CRC-32 in 6 characters of URL-safe Base64."""
+    return " ".join(
+        f"{_digest_text(block.digest)}:{UNREAD}"
+        if block.language == UNREAD
+        else f"{_digest_text(block.digest)}:{block.language}:{block.letters}"
+        for block in unpack_blocks(packed)
+    )
 
 
-def block_evidence(encoded: str) -> list[tuple[str, str, str]]:
-    """The items of ``encode_blocks`` that are evidence of the language: (digest, language or "",
-    letters as written). A malformed item (a hand-edited facts file) is left out."""
-    return _EVIDENCE.findall(encoded)
+def _digest_text(digest: int) -> str:
+    return base64.urlsafe_b64encode(digest.to_bytes(4, "big"))[:6].decode()
 
 
-def dominant_language(encoded: str | None) -> str | None:
+#: An item of ``encode_blocks``: a digest, then `:?` or `:language:letters`.
+_ITEM = re.compile(r"([^ :]+):(?:(\?)|([^ :]*):(\d+))(?= |$)")
+_BASE64_DIGEST = re.compile(r"[A-Za-z0-9_-]{6}")
+
+
+def decode_blocks(encoded: str) -> bytes:
+    """``encode_blocks``' text packed again, as facts read back keep it. An item that is not well formed
+    (a hand-edited facts file), or whose language no block can read as, keeps only its digest; a digest
+    not written by ``encode_blocks`` (older facts wrote 8 hex digits) is taken as its own CRC-32, so
+    that equal digests stay equal."""
+    evidence: list[bytes] = []
+    unread: list[int] = []
+    for item in encoded.split():
+        match = _ITEM.fullmatch(item)
+        written = match.group(1) if match else item.partition(":")[0]
+        if not written:
+            continue
+        digest = _digest_of(written)
+        at = _TAG_INDEX.get(match.group(3)) if match and match.group(2) is None else None
+        letters = int(match.group(4)) if at is not None else 0
+        if at is None or letters >= 2**32:
+            unread.append(digest)
+        else:
+            evidence.append(_RECORD.pack(digest, at, letters))
+    return _packed(evidence, unread)
+
+
+def _digest_of(written: str) -> int:
+    if _BASE64_DIGEST.fullmatch(written):
+        digest = int.from_bytes(base64.urlsafe_b64decode(written + "=="), "big")
+        if _digest_text(digest) == written:
+            return digest
+    return block_digest(written)
+
+
+def dominant_language(packed: bytes | None) -> str | None:
     """The language that holds the most letters among a page's identified blocks (template text
     included), or None: what two answers of one URL are compared on (HL801), where the frame is the
     same in both and only the body can differ."""
     letters: dict[str, int] = {}
-    for _, language, count in block_evidence(encoded or ""):
+    for _, language, count in block_evidence(packed or b""):
         if language:
-            letters[language] = letters.get(language, 0) + int(count)
+            letters[language] = letters.get(language, 0) + count
     return max(sorted(letters), key=letters.__getitem__) if letters else None

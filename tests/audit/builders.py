@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from qivrora_spider.audit import audit
+from qivrora_spider.extract.text_language import decode_blocks
 from qivrora_spider.extract.urls import normalize_url
 from qivrora_spider.facts import (
     Annotation,
@@ -37,6 +38,9 @@ def ann(hreflang: str, href: str, source: str = "html", *, base: str | None = No
 
 
 def page(url: str, *annotations: Annotation, status: int = 200, **kw: Any) -> Page:
+    """A page; its `text_blocks` written as exported facts write them (`digest:language:letters`)."""
+    if isinstance(kw.get("text_blocks"), str):
+        kw["text_blocks"] = decode_blocks(kw["text_blocks"])
     kw.setdefault("is_html", True)
     kw.setdefault("html_lang", None)
     return Page(url=url, requested=url, status=status, annotations=list(annotations), **kw)

@@ -211,7 +211,7 @@ def test_hl503_leaves_out_blocks_half_the_pages_of_a_host_and_language_repeat() 
 def test_hl503_leaves_names_out_of_the_evidence() -> None:
     names = page(DE, html_lang="de", text_blocks="0000000a:-:3000 0000000b:en:150")
     assert hits([names], "HL503") == []
-    names.text_blocks += " 0000000c:en:50"
+    names = page(DE, html_lang="de", text_blocks="0000000a:-:3000 0000000b:en:150 0000000c:en:50")
     (finding,) = hits([names], "HL503")
     assert finding.message.startswith("Its text reads 100 % English (200 letters")
 

@@ -266,11 +266,11 @@ def _sampled(url: str, pages: int) -> bool:
 
 
 def _has_text(page: Page) -> bool:
-    return page.status == 200 and page.is_html and isinstance(page.text_blocks, str) and bool(page.text_blocks)
+    return page.status == 200 and page.is_html and isinstance(page.text_blocks, bytes) and bool(page.text_blocks)
 
 
 @per_audit
-def template_digests(ctx: AuditContext) -> dict[tuple[str, str], frozenset[str]]:
+def template_digests(ctx: AuditContext) -> dict[tuple[str, str], frozenset[int]]:
     """(host, declared language) -> the digests of its template blocks: those on at least
     ``TEMPLATE_SHARE`` of its pages, and on ``TEMPLATE_MIN_PAGES`` or more. Pages are read twice, and
     their blocks decoded only for the sample: memory stays that of the counts, whatever the site's size."""
@@ -278,7 +278,7 @@ def template_digests(ctx: AuditContext) -> dict[tuple[str, str], frozenset[str]]
     for url, page in ctx.pages.items():
         if _has_text(page):
             pages_in[_page_group(ctx, url)] += 1
-    seen: dict[tuple[str, str], Counter[str]] = defaultdict(Counter)
+    seen: dict[tuple[str, str], Counter[int]] = defaultdict(Counter)
     sampled: Counter[tuple[str, str]] = Counter()
     for url, page in ctx.pages.items():
         if _has_text(page):
@@ -306,7 +306,7 @@ def text_reading(ctx: AuditContext, url: str) -> TextReading | None:
     languages: Counter[str | None] = Counter()
     for digest, language, letters in block_evidence(page.text_blocks):
         if digest not in left_out:
-            languages[language or None] += int(letters)
+            languages[language or None] += letters
     ranked = sorted(languages.items(), key=lambda item: (-item[1], item[0] or "~"))
     return TextReading(sum(languages.values()), tuple(ranked))
 
