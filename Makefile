@@ -30,9 +30,10 @@ test: venv docs-venv
 	$(BIN)/python -m pytest
 
 # The edit-test loop: everything but the tests marked slow (Scrapyd, wheels, Chromium, redis-server,
-# crawls of tens of MB, killed crawls, real timeouts, timings). `make test` (and CI) runs them all.
+# crawls of tens of MB, killed crawls, real timeouts, timings), spread over every core by pytest-xdist.
+# `make test` (and CI) runs them all, one at a time: the slow ones time real recoveries.
 test-fast: venv
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" -n auto
 
 demo: venv
 	$(BIN)/python -m qivrora_spider.demo

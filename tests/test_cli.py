@@ -17,6 +17,9 @@ from qivrora_spider.findings import FINDING_FIELDS
 from .conftest import ROOT
 from .fixture_sites import multilingual_site
 
+#: Every test here runs the `qivrora` command in a process of its own, about a second of start-up each.
+pytestmark = pytest.mark.slow
+
 FAST = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "LOG_LEVEL=INFO", "-s", "QIVRORA_STATE="]
 
 

@@ -15,6 +15,9 @@ from qivrora_spider.demo.site_server import Route, SiteServer, alternate, html_p
 
 from .test_false_green import Running, qivrora
 
+#: Every test here runs the `qivrora` command in a process of its own, about a second of start-up each.
+pytestmark = pytest.mark.slow
+
 #: A crawl's state would make the second of two runs differ; these tests compare runs.
 NO_STATE = ["-s", "QIVRORA_STATE="]
 CHILDREN = 12

@@ -28,6 +28,9 @@ from qivrora_spider.outcome import INTERRUPTED, NOT_AUDITED
 
 from .conftest import ROOT
 
+#: Every test here runs the `qivrora` command in a process of its own, about a second of start-up each.
+pytestmark = pytest.mark.slow
+
 FAST = ["-s", "AUTOTHROTTLE_ENABLED=False", "-s", "DOWNLOAD_DELAY=0", "-s", "DOWNLOAD_TIMEOUT=5", "-s", "RETRY_TIMES=0"]
 COMMAND = [sys.executable, "-c", "import sys; sys.argv[0] = 'qivrora'; from qivrora_spider.cli import main; main()"]
 PAGES = 12
