@@ -671,7 +671,7 @@ def test_a_render_crawl_runs_with_the_distributed_profile(redis_url, site, tmp_p
 
 def test_a_worker_reaches_redis_over_tls_as_a_user_limited_to_its_crawls_keys(site, tmp_path):
     """Debian's redis-server is built with TLS: rediss:// with the CA file in the URL, and an ACL user
-    that may touch `qivrora:<key>:*` only (README's distributed section)."""
+    that may touch `qivrora:<key>:*` only (docs/distributed.md)."""
     pair = [("en", site.url("/en/")), ("de", site.url("/de/"))]
     for lang, url in pair:
         site.routes[f"/{lang}/"] = Route(html_page(*(f'<link rel="alternate" hreflang="{l}" href="{u}">' for l, u in pair), lang=lang))

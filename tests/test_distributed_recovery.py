@@ -208,7 +208,7 @@ def test_both_workers_killed_and_two_new_ones_finish_the_crawl(generated, single
 
 
 def test_a_redis_restart_midway_is_waited_for(generated, single, redis, tmp_path):
-    """The heartbeat timeout exceeds the time Redis is gone, as README says it must: otherwise the
+    """The heartbeat timeout exceeds the time Redis is gone, as docs/distributed.md says it must: otherwise the
     workers count each other out once it is back, and fetch what the other held again."""
     crawl = Crawl(generated, redis, tmp_path, timeout=30)
     first, second = crawl.started()

@@ -30,7 +30,7 @@ _BLOCK_TAGS = frozenset(
 class MainText:
     """The text a careful reader calls the page's own, as blocks, gathered while the page is tokenized.
 
-    The rule (README, HL503): the text of `<main>` and `[role=main]` elements where the page has
+    The rule (docs/reading.md, HL503): the text of `<main>` and `[role=main]` elements where the page has
     any, else of its `<article>` elements, else of `<body>`; in each case without `<nav>`, `<aside>`,
     elements marked `hidden`, code (`pre`, `code`, `kbd`, `samp`), scripts, styles, templates and
     `<noscript>`; `<header>` and `<footer>` count only inside the main content or an article. Several
