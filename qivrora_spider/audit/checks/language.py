@@ -251,10 +251,20 @@ class TextReading(NamedTuple):
         return ", ".join(parts)
 
 
-def _page_group(ctx: AuditContext, url: str) -> tuple[str, str]:
-    """The pages whose common blocks are template text: one host, one declared language."""
-    declared = declared_language(ctx, url)
-    return url.split("/", 3)[2], group(declared[0]) if declared else ""
+@per_audit
+def page_groups(ctx: AuditContext) -> dict[str, tuple[str, str]]:
+    """Page with text -> its group, the pages whose common blocks are template text: one host, one
+    declared language. Worked out once a page: the template's two passes and each page's reading ask,
+    and a declared language takes a look at the page's annotations. The groups are few, so each is one
+    tuple however many pages share it."""
+    groups: dict[tuple[str, str], tuple[str, str]] = {}
+    found = {}
+    for url, page in ctx.pages.items():
+        if _has_text(page):
+            declared = declared_language(ctx, url)
+            key = (url.split("/", 3)[2], group(declared[0]) if declared else "")
+            found[url] = groups.setdefault(key, key)
+    return found
 
 
 def _sampled(url: str, pages: int) -> bool:
@@ -272,20 +282,16 @@ def _has_text(page: Page) -> bool:
 @per_audit
 def template_digests(ctx: AuditContext) -> dict[tuple[str, str], frozenset[int]]:
     """(host, declared language) -> the digests of its template blocks: those on at least
-    ``TEMPLATE_SHARE`` of its pages, and on ``TEMPLATE_MIN_PAGES`` or more. Pages are read twice, and
-    their blocks decoded only for the sample: memory stays that of the counts, whatever the site's size."""
-    pages_in: Counter[tuple[str, str]] = Counter()
-    for url, page in ctx.pages.items():
-        if _has_text(page):
-            pages_in[_page_group(ctx, url)] += 1
+    ``TEMPLATE_SHARE`` of its pages, and on ``TEMPLATE_MIN_PAGES`` or more. Blocks are decoded only
+    for the sample: memory stays that of the counts, whatever the site's size."""
+    groups = page_groups(ctx)
+    pages_in = Counter(groups.values())
     seen: dict[tuple[str, str], Counter[int]] = defaultdict(Counter)
     sampled: Counter[tuple[str, str]] = Counter()
-    for url, page in ctx.pages.items():
-        if _has_text(page):
-            key = _page_group(ctx, url)
-            if _sampled(url, pages_in[key]):
-                sampled[key] += 1
-                seen[key].update(set(block_digests(page.text_blocks)))
+    for url, key in groups.items():
+        if _sampled(url, pages_in[key]):
+            sampled[key] += 1
+            seen[key].update(set(block_digests(ctx.pages[url].text_blocks)))
     return {
         key: frozenset(
             digest
@@ -302,7 +308,7 @@ def text_reading(ctx: AuditContext, url: str) -> TextReading | None:
     page = ctx.page(url)
     if page is None or not _has_text(page):
         return None
-    left_out = template_digests(ctx).get(_page_group(ctx, url), frozenset())
+    left_out = template_digests(ctx).get(page_groups(ctx)[url], frozenset())
     languages: Counter[str | None] = Counter()
     for digest, language, letters in block_evidence(page.text_blocks):
         if digest not in left_out:
