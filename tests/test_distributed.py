@@ -10,12 +10,14 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
+import signal
 import subprocess
 import sys
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Callable, Iterator
 
 import pytest
@@ -581,6 +583,77 @@ def test_the_next_worker_resumes_a_crawl_whose_workers_all_died_and_starts_afres
         assert fresh.reader and not server.exists(fresh.key("facts")), "audited: a new crawl"
     finally:
         fresh.close(info)
+
+
+def test_a_worker_started_before_the_audit_takes_part_in_no_crawl_and_one_started_after_starts_anew(
+    redis_url, monkeypatch, caplog
+):
+    server = Redis.from_url(redis_url)
+    info = CrawlInfo(started="")
+    slow = SharedCrawl(server, "late", worker="slow")  # started now, opens once the crawl is audited
+    auditor = SharedCrawl(server, "late", worker="w1")
+    auditor.join()
+    auditor.add_fact(info)
+    auditor.store()
+    assert auditor.idle() == DONE and auditor.leave(info) == AUDIT
+    auditor.depart()
+    facts = server.lrange(auditor.key("facts"), 0, -1)
+
+    assert slow.join() is False, "it belongs to the crawl audited while it started"
+    slow.close(info)
+    assert "Crawl 'late' was audited by worker w1 while this worker was starting" in caplog.text
+    assert not server.exists(slow.key("workers")) and not server.exists(slow.key("busy")), "not registered"
+    assert server.lrange(slow.key("facts"), 0, -1) == facts, "the audited crawl's facts stay, nothing added"
+
+    # A machine whose clock is an hour behind Redis's: started after the audit all the same.
+    monkeypatch.setattr(shared, "time", SimpleNamespace(time=lambda: time.time() - 3600))
+    behind = SharedCrawl(server, "late")
+    try:
+        assert behind.join() and behind.reader and not server.exists(behind.key("facts")), "a new crawl"
+    finally:
+        behind.close(info)
+    monkeypatch.undo()
+
+    server.set(slow.key("audited"), "w1")  # as written before the mark had its time
+    server.delete(slow.key("workers"))
+    old = SharedCrawl(server, "late", started=1.0)
+    try:
+        assert old.join() and old.reader, "a mark without its time: a new crawl, as before"
+    finally:
+        old.close(info)
+
+
+def test_a_worker_slower_to_open_than_the_crawl_lasts_fetches_nothing_and_a_later_one_crawls_again(
+    redis_url, site, other_site, tmp_path
+):
+    """Two workers started together, one of them opening only once the other has crawled and audited
+    the whole site (bench/RESULTS.md, 50 two-worker crawls): the slow one fetches nothing. A worker
+    started after the audit, as a user running the crawl again, starts a new one."""
+    build_demo_site(site, other_site)
+    distributed = {"SCRAPY_SETTINGS_MODULE": "settings.distributed"}
+    worker = ["crawl", "hreflang", "-a", f"start={site.url('/')}", *FAST, "-s", f"REDIS_URL={redis_url}"]
+    slow = scrapy(tmp_path / "slow.log", *worker, "-O", str(tmp_path / "slow.csv"), env=distributed)
+    slow.process.send_signal(signal.SIGSTOP)  # started, and held before it opens
+    try:
+        first_log = scrapy(tmp_path / "first.log", *worker, "-O", str(tmp_path / "first.csv"), env=distributed).finish()
+    finally:
+        slow.process.send_signal(signal.SIGCONT)
+    assert "this worker audits the facts of all" in first_log
+    fetched = {server.base: server.requests() for server in (site, other_site)}
+    assert all(set(counts.values()) == {1} for counts in fetched.values())
+
+    slow_log = slow.finish()
+    assert "while this worker was starting: its findings are with that worker" in slow_log
+    assert "starts crawl" not in slow_log and "joins crawl" not in slow_log
+    assert {server.base: server.requests() for server in (site, other_site)} == fetched, "fetched nothing"
+    assert not (tmp_path / "slow.csv").exists(), "no findings of its own, as any worker that did not audit"
+
+    again_log = scrapy(tmp_path / "again.log", *worker, "-O", str(tmp_path / "again.csv"), env=distributed).finish()
+    assert "starts crawl" in again_log and "this worker audits the facts of all" in again_log
+    assert {server.base: server.requests() for server in (site, other_site)} == {
+        base: counts + counts for base, counts in fetched.items()
+    }, "every URL fetched again, once"
+    assert (tmp_path / "again.csv").read_text() == (tmp_path / "first.csv").read_text()
 
 
 def test_the_auditor_says_which_urls_asked_for_lack_facts_and_leaves_out_entries_without_their_sitemap(

@@ -172,10 +172,13 @@ class SharedScheduler(Scheduler):
         worker of a crawl clears what an earlier one left). Not in ``open()``: a CloseSpider raised
         there would leave the scraper unopened, and its closing would fail."""
         try:
-            self.shared.join()
+            joined = self.shared.join()
         except RedisError as exc:
             logger.error("Redis cannot be reached (REDIS_URL): %s", exc)
             raise CloseSpider("redis_unreachable") from None
+        if not joined:  # its crawl was audited while it started: it ends as a worker that did not audit
+            _schedule_coro(self.crawler.engine.close_spider_async(reason="finished"))  # type: ignore[union-attr]
+            return
         if len(self.queue):
             logger.info("Joining a crawl under way: %d requests queued", len(self.queue))
 
@@ -202,6 +205,8 @@ class SharedScheduler(Scheduler):
         return True
 
     def next_request(self) -> Request | None:
+        if self.shared.too_late:
+            return None  # closing without taking part (join())
         if self.local:
             self.stats.inc_value("scheduler/dequeued/memory")
             request = self.local.popleft()
@@ -244,7 +249,7 @@ class SharedScheduler(Scheduler):
     def exchange(self, take: int) -> None:
         """Queue the requests found (those the duplicate filter has seen are dropped), acknowledge the
         requests finished, and take up to `take`, in one round trip."""
-        if self.lost is not None:
+        if self.lost is not None or self.shared.too_late:
             return
         refused, self.refused = self.refused, []
         acknowledged = [*self.finished(), *refused]

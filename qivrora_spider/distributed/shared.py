@@ -28,6 +28,11 @@ A worker that stops its heartbeat for ``QIVRORA_WORKER_TIMEOUT`` seconds (killed
 is counted out, so the others neither wait for it forever nor join a crawl nobody runs any more; what
 it held goes back. A worker started again with the same ``QIVRORA_WORKER_ID`` hands back what it
 held at once, as it joins. A crawl whose workers all died is resumed by the next worker that joins.
+
+A worker that arrives once the crawl is audited starts a new one on the key, unless its process
+started before the audit (``worker_started``): it was started with that crawl and slower to open, so
+it belongs to it and ends like any worker that does not audit. Both times are Redis's: the audited
+mark carries it, and a worker converts its start with the offset between Redis's clock and its own.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ import re
 import secrets
 import socket
 import threading
+import time
 import weakref
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, Protocol, Sequence
@@ -100,6 +106,12 @@ WAIT, SETTLE, DONE = "wait", "settle", "done"
 #: What a worker leaving a done crawl is told: WAIT for those still working, AUDIT, or it has LEFT.
 AUDIT, LEFT = "audit", "left"
 
+#: A crawl built this many seconds after its process started was not started with the process (a
+#: service that runs crawls one after another): it counts from when it was built (``worker_started``).
+STARTUP_AT_MOST = 60.0
+#: When this module was imported: a worker's start where the system does not say when the process did.
+IMPORTED = time.time()
+
 #: The Lua scripts, one file each beside this module; those that count out silent workers first
 #: start with count_out_silent.lua.
 SCRIPTS = Path(__file__).with_name("lua")
@@ -147,6 +159,32 @@ def worker_id(settings: BaseSettings) -> str:
     return named or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
 
 
+def process_started() -> float:
+    """When this process started, by this machine's clock: Linux says so in /proc (to 10 ms); elsewhere,
+    when this module was imported, a second or so later."""
+    try:
+        ticks = int(Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()[19])
+        uptime = float(Path("/proc/uptime").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return IMPORTED
+    started = time.time() - uptime + ticks / os.sysconf("SC_CLK_TCK")
+    return min(started, IMPORTED)
+
+
+_crawl_built = False
+
+
+def worker_started() -> float:
+    """When the worker a crawl is being built for started, by this machine's clock: its process's
+    start for the first crawl the process builds (a worker opens seconds after it is started, and
+    an audit may end in between), when each later crawl is built."""
+    global _crawl_built
+    now = time.time()
+    started = process_started()
+    first, _crawl_built = not _crawl_built, True
+    return started if first and now - started < STARTUP_AT_MOST else now
+
+
 def _named(setting: str, value: object) -> str:
     """A crawl key or worker id as given ('' for none); ValueError if Redis keys cannot hold it."""
     named = str(value or "").strip()
@@ -189,17 +227,27 @@ class SharedCrawl:
     _of: weakref.WeakKeyDictionary[Crawler, SharedCrawl] = weakref.WeakKeyDictionary()
 
     def __init__(
-        self, server: Redis, name: str, *, timeout: float = WORKER_TIMEOUT, worker: str | None = None
+        self,
+        server: Redis,
+        name: str,
+        *,
+        timeout: float = WORKER_TIMEOUT,
+        worker: str | None = None,
+        started: float | None = None,
     ) -> None:
         self.server = server
         self.name = name
         self.timeout = timeout
         self.worker = worker or f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+        #: When this worker started (time.time() of this machine): a crawl audited since is not its own.
+        self.started = time.time() if started is None else started
         #: The scheduler, once it is built: idle() and leave() flush through it, so that requests
         #: found and leases finished travel with the facts.
         self.frontier: Frontier | None = None
         #: This worker takes part in the crawl, and has left it (done, or closing).
         self.joined = self.left = False
+        #: Its crawl was audited while it started: it takes part in none (``join``), and has left.
+        self.too_late = False
         #: This worker started the crawl: it keeps its own facts and reads the others' as they are
         #: stored. The others keep none.
         self.reader = False
@@ -231,6 +279,7 @@ class SharedCrawl:
                 crawl_key(settings, crawl),
                 timeout=settings.getfloat("QIVRORA_WORKER_TIMEOUT", WORKER_TIMEOUT),
                 worker=worker_id(settings),
+                started=worker_started(),
             )
         return shared
 
@@ -250,23 +299,39 @@ class SharedCrawl:
 
     # --- taking part -------------------------------------------------------------------------
 
-    def join(self) -> None:
+    def join(self) -> bool:
+        """Take part in the crawl: True; False where it was audited after this worker started (it
+        belongs to that crawl, which is over: it says so, and takes no part in any)."""
         cleared = [key for key in EVERYTHING if key not in ("started", "audited")]
-        new, gone, reclaimed = self._run(
-            "join", ("workers", "busy", "started", "audited", *cleared), self.timeout
+        new, gone, reclaimed, auditor = self._run(
+            "join", ("workers", "busy", "started", "audited", *cleared), self.timeout,
+            f"{self.by_redis_clock(self.started):.6f}",
         )
         self._count_out(gone)
+        if new == b"audited":
+            logger.warning(
+                "Crawl %r was audited by worker %s while this worker was starting: its findings are with "
+                "that worker (or `qivrora report --redis URL --key %s`). This worker fetches nothing, and "
+                "writes no findings.", self.name, auditor.decode(), self.name,
+            )
+            self.too_late = self.left = True
+            return False
         self.joined = True
-        self.reader = bool(new)
-        logger.info(
-            "Worker %s %s crawl %r in Redis", self.worker, "starts" if new else "joins", self.name
-        )
+        self.reader = new == b"starts"
+        logger.info("Worker %s %s crawl %r in Redis", self.worker, new.decode(), self.name)
         if reclaimed:
             logger.warning(
                 "Worker %s held %d requests when it stopped before: they go back to the queue",
                 self.worker, reclaimed,
             )
         threading.Thread(target=self._beat, name="qivrora-heartbeat", daemon=True).start()
+        return True
+
+    def by_redis_clock(self, moment: float) -> float:
+        """`moment`, a time.time() of this machine, by Redis's clock: to within the round trip."""
+        before = time.time()
+        seconds, microseconds = self.server.time()
+        return moment + seconds + microseconds / 1e6 - (before + time.time()) / 2
 
     def _beat(self) -> None:
         """In a thread of its own: a worker busy in a long callback is alive all the same."""

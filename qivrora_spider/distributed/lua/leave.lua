@@ -1,8 +1,9 @@
 -- Follows count_out_silent.lua, which scripts() puts before it.
 -- KEYS[3] the facts, KEYS[4] the workers that finished (a hash: how many facts each holds), KEYS[5]
--- the audited mark, KEYS[6...] the frontier; ARGV[3] the worker's CrawlInfo (a fact line), ARGV[4]
--- why it leaves: 'done' (the crawl is), 'stop' (the worker closes before that), 'depart' (it audited
--- and has read the facts), ARGV[5] how many facts it holds (its own and those of others it read).
+-- the audited mark (the auditor and when, by Redis's clock), KEYS[6...] the frontier; ARGV[3] the
+-- worker's CrawlInfo (a fact line), ARGV[4] why it leaves: 'done' (the crawl is), 'stop' (the
+-- worker closes before that), 'depart' (it audited and has read the facts), ARGV[5] how many facts
+-- it holds (its own and those of others it read).
 -- A finished worker waits for those still registered, so that a worker counted out later, not the
 -- audit, is what a dead one costs. Then the one that holds the most facts (ties: the first by name)
 -- audits, once, since it reads the fewest back, while the others leave; it stays registered until it
@@ -21,7 +22,8 @@ if ARGV[4] == 'done' and redis.call('EXISTS', KEYS[5]) == 0 then
     if stored > most or (stored == most and worker < auditor) then auditor, most = worker, stored end
   end
   if auditor ~= ARGV[1] then return {'wait', gone} end
-  redis.call('SET', KEYS[5], ARGV[1])
+  local time = redis.call('TIME')
+  redis.call('SET', KEYS[5], string.format('%s %d.%06d', ARGV[1], tonumber(time[1]), tonumber(time[2])))
   redis.call('RPUSH', KEYS[3], ARGV[3])
   redis.call('ZADD', KEYS[1], now, ARGV[1])
   return {'audit', gone}
