@@ -8,7 +8,7 @@ links are folded into one set for the whole crawl instead of a list per page.
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterable
+from typing import Any, Iterable, TypeVar
 
 from ...facts import (
     CrawlInfo,
@@ -22,6 +22,17 @@ from ...facts import (
     response_only,
     without_links,
 )
+
+
+_Answered = TypeVar("_Answered", SitemapFile, LocaleProbe)
+
+
+def _keep_answered(kept: dict[str, _Answered], fact: _Answered) -> None:
+    """The first fact of a URL stays, unless it has no status and this one has (the same URL in several
+    exported crawls: the one that got an answer is kept)."""
+    known = kept.get(fact.url)
+    if known is None or (known.status is None and fact.status is not None):
+        kept[fact.url] = fact
 
 
 class FactStore:
@@ -52,15 +63,11 @@ class FactStore:
                 self._entry_keys.add(key)
                 self.entries.append(fact)
         elif isinstance(fact, SitemapFile):
-            known = self.sitemaps.get(fact.url)
-            if known is None or (known.status is None and fact.status is not None):
-                self.sitemaps[fact.url] = fact
+            _keep_answered(self.sitemaps, fact)
         elif isinstance(fact, RobotsTxt):
             self.robots.setdefault(fact.origin, fact)
         elif isinstance(fact, LocaleProbe):
-            known = self.probes.get(fact.url)
-            if known is None or (known.status is None and fact.status is not None):
-                self.probes[fact.url] = fact
+            _keep_answered(self.probes, fact)
         elif isinstance(fact, LocaleRule):
             self.locale_rules.setdefault(fact.url, fact)
         elif isinstance(fact, CrawlInfo):
