@@ -15,6 +15,7 @@ from qivrora_spider.extract.text_language import (
     block_digest,
     block_digests,
     block_evidence,
+    grouped_evidence,
     decode_blocks,
     encode_blocks,
     is_prose,
@@ -94,6 +95,14 @@ def test_evidence_leaves_out_names_unread_and_malformed_items() -> None:
     a, b, c, d, e, x, y = map(block_digest, ["0000000a", "0000000b", "0000000c", "0000000d", "0000000e", "x", "y"])
     assert block_evidence(packed) == [(a, "en", 300), (d, "", 12), (e, "sr-Latn", 9)]
     assert sorted(block_digests(packed)) == sorted([a, b, c, d, e, x, y])
+
+
+def test_grouped_evidence_weighs_groups_and_leaves_out_the_template() -> None:
+    encoded = "0000000a:en:300 0000000b:-:50 0000000d::12 0000000e:sr-Latn:9 0000000f:hr:40 0000000g:en:20"
+    packed = decode_blocks(encoded)
+    a, g = block_digest("0000000a"), block_digest("0000000g")
+    assert grouped_evidence(packed, frozenset()) == (381, {"en": 320, "hbs": 49}), "unsure counts in the total"
+    assert grouped_evidence(packed, frozenset({a, g})) == (61, {"hbs": 49}), "template blocks weigh nothing"
 
 
 def test_the_text_form_of_blocks_reads_back_the_same() -> None:

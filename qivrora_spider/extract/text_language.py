@@ -18,7 +18,7 @@ import re
 import struct
 import zlib
 from dataclasses import dataclass
-from typing import NamedTuple, Sequence
+from typing import AbstractSet, NamedTuple, Sequence
 
 import pycld2
 
@@ -287,6 +287,28 @@ def block_evidence(packed: bytes) -> list[tuple[int, str, int]]:
     unsure, letters); blocks of names and blocks not identified are not."""
     records, _ = _parts(packed)
     return [(digest, _TAGS[at], letters) for digest, at, letters in _RECORD.iter_unpack(records) if at != _NAMES_INDEX]
+
+
+#: The group (``group``) of each language ``_TAGS`` names; "" for unsure and for names.
+_TAG_GROUPS = tuple(group(tag) if tag and tag != NAMES else "" for tag in _TAGS)
+#: The groups in which CLD2 tells scripts apart (``zh-Hant``, ``sr-Cyrl``).
+SCRIPTED_GROUPS = frozenset(group(tag) for tag in _TAGS if "-" in tag)
+
+
+def grouped_evidence(packed: bytes, left_out: AbstractSet[int]) -> tuple[int, dict[str, int]]:
+    """The letters of a page's evidence (``block_evidence``) outside `left_out`: in all, unsure blocks
+    included, and per language group. Whether a page has a confident majority at all is decided on
+    these, without a tuple a block: HL503 asks it of every page, and few pages are read further."""
+    records, _ = _parts(packed)
+    total = 0
+    groups: dict[str, int] = {}
+    for digest, at, letters in _RECORD.iter_unpack(records):
+        if at != _NAMES_INDEX and digest not in left_out:
+            total += letters
+            if at:
+                name = _TAG_GROUPS[at]
+                groups[name] = groups.get(name, 0) + letters
+    return total, groups
 
 
 def encode_blocks(packed: bytes) -> str:

@@ -17,7 +17,14 @@ import pycountry
 
 from ...extract.hreflang_values import canonical_hreflang, parse_language_tag, primary_language
 from ...extract.text_language import KNOWN as KNOWN_LANGUAGES
-from ...extract.text_language import MIN_LETTERS, block_digests, block_evidence, group
+from ...extract.text_language import (
+    MIN_LETTERS,
+    SCRIPTED_GROUPS,
+    block_digests,
+    block_evidence,
+    group,
+    grouped_evidence,
+)
 from ...extract.urls import variant_key
 from ...facts import Annotation, Page
 from ..core.context import SOURCE_ORDER, AuditContext, per_audit, where_read
@@ -30,11 +37,14 @@ def _self_languages(ctx: AuditContext, url: str) -> list[Annotation]:
     Where the page names only a variant of its URL (`http:` for `https:`, a trailing slash: HL110),
     that variant stands for the self-reference, so its language is still compared.
     """
-    named = [a for a in ctx.usable_annotations(url) if primary_language(a.hreflang) is not None]
-    found = [a for a in named if a.url == url] or [
-        a for a in named if variant_key(a.url or "") == variant_key(url)
-    ]
-    return sorted(found, key=lambda a: SOURCE_ORDER.get(a.source, len(SOURCE_ORDER)))
+    usable = ctx.usable_annotations(url)
+    found = [a for a in usable if a.url == url and primary_language(a.hreflang) is not None]
+    if not found:
+        variant = variant_key(url)
+        found = [a for a in usable if primary_language(a.hreflang) is not None and variant_key(a.url or "") == variant]
+    if len(found) > 1:
+        found.sort(key=lambda a: SOURCE_ORDER.get(a.source, len(SOURCE_ORDER)))
+    return found
 
 
 def _stated_language(page: Page) -> tuple[str, set[str]] | None:
@@ -349,12 +359,27 @@ def content_mismatch(ctx: AuditContext, page: Page) -> Mismatch | None:
     return None
 
 
+def _may_mismatch(total: int, groups: dict[str, int], declared: str) -> bool:
+    """Whether a page whose evidence weighs `groups` (``grouped_evidence``) can be HL503: one group holds
+    a confident majority, and it is another than the `declared` one, or one whose scripts can differ.
+    Only such pages are read block by block (``content_mismatch``)."""
+    for name, letters in groups.items():
+        if letters >= MIN_LETTERS and letters >= CONFIDENT * total:
+            return name != declared or name in SCRIPTED_GROUPS
+    return False
+
+
 @per_audit
 def content_mismatches(ctx: AuditContext) -> dict[str, Mismatch]:
     """Page -> its mismatch, for every HL503 page; the report and the fixes read it too."""
+    templates = template_digests(ctx)
+    pages = ctx.pages
     found = {}
-    for url, page in ctx.pages.items():
-        if (mismatch := content_mismatch(ctx, page)) is not None:
+    for url, key in page_groups(ctx).items():
+        if not key[1]:
+            continue  # the page declares no language
+        total, groups = grouped_evidence(pages[url].text_blocks, templates.get(key, frozenset()))
+        if _may_mismatch(total, groups, key[1]) and (mismatch := content_mismatch(ctx, pages[url])) is not None:
             found[url] = mismatch
     return found
 
