@@ -55,7 +55,8 @@ class MainText:
     """
 
     __slots__ = (
-        "_regions", "_region_tags", "_open", "_buckets", "_sizes", "_block", "_block_bucket", "_done", "_bucket"
+        "_regions", "_region_tags", "_open", "_buckets", "_sizes", "_block", "_block_bucket", "_done",
+        "_bucket",
     )
 
     def __init__(self) -> None:
