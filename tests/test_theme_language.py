@@ -132,7 +132,7 @@ async def test_untranslated_bodies_under_translated_chrome_are_found_and_nothing
     result = await crawl(start=starts(site, other_site), settings={"FEEDS": {str(facts): {"format": "facts"}}})
     found = {f.url: f.message for f in result.findings if f.check == "HL503"}
     assert set(found) == {site.url("/de/cycling/"), site.url("/de/recipe/"), other_site.url("/de/password/")}
-    # Read until 1,000 letters of prose (``ENOUGH_LETTERS``), the German sidebar among them and left out.
+    # Read until 600 letters of prose (``ENOUGH_LETTERS``), the German sidebar among them and left out.
     assert re.match(r"Its text reads 100 % English \((\d{3}|1,\d{3}) letters, template", found[site.url("/de/cycling/")])
     assert "template text left out), but this page declares itself `de`" in found[other_site.url("/de/password/")]
     with facts.open(encoding="utf-8") as lines:

@@ -27,6 +27,16 @@ _BLOCK_TAGS = frozenset(
 )
 
 
+def _normalised(text: str) -> str:
+    """`text`'s words separated by one space (``" ".join(text.split())``), without splitting text that
+    is so already: most blocks are one line of text between two tags. Every whitespace character but
+    the space is unprintable, so printable text without two spaces in a row or at its ends has none
+    to fold."""
+    if text.isprintable() and "  " not in text and text[:1] != " " and text[-1:] != " ":
+        return text
+    return " ".join(text.split())
+
+
 class MainText:
     """The text a careful reader calls the page's own, as blocks, gathered while the page is tokenized.
 
@@ -44,7 +54,10 @@ class MainText:
     or ends, so a sidebar's tagline and the article after it are two blocks.
     """
 
-    __slots__ = ("_regions", "_region_tags", "_open", "_buckets", "_sizes", "_block", "_block_bucket", "_done")
+    __slots__ = (
+        "_regions", "_region_tags", "_open", "_buckets", "_sizes", "_block", "_block_bucket", "_done",
+        "_bucket",
+    )
 
     def __init__(self) -> None:
         self._regions: list[list] = []  # [tag, kind, depth]
@@ -56,6 +69,9 @@ class MainText:
         self._block_bucket = "body"
         # The main content's bucket is full: nothing later can change the text.
         self._done = False
+        # Where text goes now (None: nowhere, inside a skipped region or once done): set when a region
+        # opens or closes, so that each piece of text is not asked which regions are open.
+        self._bucket: str | None = "body"
 
     def start(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self._block and tag in _BLOCK_TAGS:
@@ -63,7 +79,9 @@ class MainText:
         if self._done or (not attrs and tag not in _REGION_TAGS and tag not in self._region_tags):
             return  # most tags: no region opens or deepens
         kind = None
-        if tag in _MAIN_TAGS:
+        if tag not in _REGION_TAGS:
+            pass  # only its attributes can open a region
+        elif tag in _MAIN_TAGS:
             kind = "main"
         elif tag == "article":
             kind = "article"
@@ -82,6 +100,7 @@ class MainText:
             self._regions.append([tag, kind, 1])
             self._region_tags[tag] += 1
             self._open[kind] += 1
+            self._retarget()
             return
         if tag not in self._region_tags:
             return  # an element with attributes (a link) inside no region of its name
@@ -114,12 +133,19 @@ class MainText:
             if not self._region_tags[tag]:
                 del self._region_tags[tag]
         del self._regions[index:]
+        self._retarget()
+
+    def _retarget(self) -> None:
+        open_ = self._open
+        if open_["skip"] or self._done:
+            self._bucket = None
+        else:
+            self._bucket = "main" if open_["main"] else "article" if open_["article"] else "body"
 
     def data(self, text: str) -> None:
-        open_ = self._open
-        if open_["skip"] or self._done or (not self._block and text.isspace()):
+        bucket = self._bucket
+        if bucket is None or (not self._block and text.isspace()):
             return  # the whitespace between blocks starts none
-        bucket = "main" if open_["main"] else "article" if open_["article"] else "body"
         if bucket != self._block_bucket:
             self._end_block()
             self._block_bucket = bucket
@@ -131,10 +157,12 @@ class MainText:
             if bucket == "main" and size >= MAIN_TEXT_LIMIT:
                 self._end_block()
                 self._done = True
+                self._bucket = None
 
     def _end_block(self) -> None:
-        if self._block:
-            words = " ".join("".join(self._block).split())
+        block = self._block
+        if block:
+            words = _normalised(block[0] if len(block) == 1 else "".join(block))
             if words:
                 self._buckets[self._block_bucket].append(words)
             self._block = []

@@ -32,10 +32,11 @@ MAX_BLOCKS = 48
 #: block-level language"). A page with more identifies an even sample of its blocks (and runs);
 #: the others keep their digest, for the template, and ``UNREAD`` as their language.
 MAX_CALLS = 6
-#: Letters of prose read in a language after which the rest of the sample is left unread: evidence
-#: enough for a verdict once template blocks are left out, and what makes a long page cost 3 or 4 calls
-#: instead of 6 (bench/RESULTS.md, "HL503: block-level language").
-ENOUGH_LETTERS = 1_000
+#: Letters of prose read in a language after which the rest of the sample is left unread: three times
+#: what a verdict needs (``MIN_LETTERS``), evidence enough once template blocks are left out, and what
+#: makes a long page cost 2 calls instead of 6 (bench/RESULTS.md, "HL503: block-level language"). The
+#: sample's ends are read first (``_spread``), so a page read enough early is read at both ends.
+ENOUGH_LETTERS = 600
 #: Characters of a block (or run) given to CLD2, about 170 letters: CLD2 made no error on blocks of 160
 #: letters or more (bench/RESULTS.md, "HL503: block-level language"); the block's letters all count.
 IDENTIFIED_CHARACTERS = 200
@@ -121,6 +122,17 @@ def identify(text: str, min_letters: int = MIN_LETTERS) -> Identified:
     letters = letters_in(text)
     if letters < min_letters or not letters:
         return Identified(None, 0.0, letters)
+    details = _detected(text)
+    if details is None:
+        return Identified(None, 0.0, letters)
+    language = _tag(details, text, letters)
+    wanted = group(language)
+    share = sum(percent for _, other, percent, _ in details if group(_CLD2_CODES.get(other, other)) == wanted)
+    return Identified(language, min(share, 100) / 100, letters)
+
+
+def _detected(text: str) -> tuple[tuple[str, str, int, float], ...] | None:
+    """CLD2's languages for `text`, the likeliest first, or None where it names none or is unsure."""
     try:
         reliable, _, details = pycld2.detect(text, isPlainText=True)
     except (pycld2.error, UnicodeEncodeError):
@@ -128,20 +140,34 @@ def identify(text: str, min_letters: int = MIN_LETTERS) -> Identified:
         try:
             reliable, _, details = pycld2.detect(_UNREADABLE.sub(" ", text), isPlainText=True)
         except (pycld2.error, UnicodeEncodeError):
-            return Identified(None, 0.0, letters)
+            return None
+    if not reliable or details[0][1] in ("un", "xxx"):  # CLD2's own verdict that it is unsure
+        return None
+    return details
+
+
+def _tag(details: tuple[tuple[str, str, int, float], ...], text: str, letters: int) -> str:
+    """The tag of CLD2's likeliest language for `text` (``_detected``), with the script its letters
+    tell for Serbian and its neighbours."""
     code = details[0][1]
-    if not reliable or code in ("un", "xxx"):  # CLD2's own verdict that it is unsure
-        return Identified(None, 0.0, letters)
     language = _CLD2_CODES.get(code, code)
-    wanted = group(language)
-    share = sum(percent for _, other, percent, _ in details if group(_CLD2_CODES.get(other, other)) == wanted)
     if language in _BY_SCRIPT:
         cyrillic = len(_CYRILLIC.findall(text)) / letters
         if cyrillic >= _CLEAR_SCRIPT:
             language += "-Cyrl"
         elif cyrillic <= 1 - _CLEAR_SCRIPT:
             language += "-Latn"
-    return Identified(language, min(share, 100) / 100, letters)
+    return language
+
+
+def _unit_language(text: str) -> str:
+    """What a unit of blocks reads as: ``identify(text, min_letters=1).language``, "" for none, without
+    the share of it that a unit's record does not keep; or ``NAMES``."""
+    if not is_prose(text[:NAMES_CHARACTERS]):
+        return NAMES
+    letters = letters_in(text)
+    details = _detected(text) if letters else None
+    return _tag(details, text, letters) if details else ""
 
 
 class TextBlock(NamedTuple):
@@ -211,21 +237,38 @@ def read_blocks(blocks: Sequence[str]) -> bytes:
     evidence: list[bytes] = []
     read: set[int] = set()
     prose = 0
-    # Every other unit of the sample first, so that a page read enough before its sample ends was
-    # still read from its beginning to near its end.
-    for index in sample[::2] + sample[1::2]:
+    # The sample's ends first, then the middle of each gap, widest first, so that a page read enough
+    # before its sample ends was still read from its beginning to its end.
+    for index in (sample[at] for at in _spread(len(sample))):
         if prose >= ENOUGH_LETTERS:
             break
         read.add(index)
         members = units[index]
-        sampled = "\n".join(text for text, _ in members)[:IDENTIFIED_CHARACTERS]
-        language = (identify(sampled, min_letters=1).language or "") if is_prose(sampled[:NAMES_CHARACTERS]) else NAMES
+        sampled = members[0][0] if len(members) == 1 else "\n".join([text for text, _ in members])
+        language = _unit_language(sampled[:IDENTIFIED_CHARACTERS])
         if language not in ("", NAMES):
             prose += sum(count for _, count in members)
         at = _TAG_INDEX.get(language, 0)  # every tag ``identify`` answers is in the table
         evidence += [_RECORD.pack(block_digest(text), at, count) for text, count in members]
     unread = [block_digest(text) for index, members in enumerate(units) if index not in read for text, _ in members]
     return _packed(evidence, unread)
+
+
+def _spread(count: int) -> list[int]:
+    """The positions 0 to `count` - 1 in the order of reading: the first, the last, then the middle of
+    each gap between positions taken, the widest gaps first."""
+    if count <= 2:
+        return list(range(count))
+    order, gaps = [0, count - 1], [(0, count - 1)]
+    while gaps:
+        wider: list[tuple[int, int]] = []
+        for low, high in gaps:
+            if high - low > 1:
+                middle = (low + high) // 2
+                order.append(middle)
+                wider += [(low, middle), (middle, high)]
+        gaps = wider
+    return order
 
 
 #: ``Page.text_blocks``, packed: 1 byte, the number of blocks with a language (identified, unsure or
