@@ -23,7 +23,7 @@ from ..audit import AuditContext, audit
 from ..audit.core.fact_store import FactStore
 from ..audit.core.url_segments import segment_of, site_segments
 from ..catalogue import docs_url
-from ..extensions.audit import audit_settings, segment_settings, summary
+from ..extensions.audit import audit_processes, audit_settings, segment_settings, summary
 from ..fact_lines import read_facts
 from ..feeds.exporters import JUnitExporter, write_items
 from ..findings import at_or_above, fail_on_segment
@@ -64,6 +64,7 @@ class Command(ScrapyCommand):
             level = fail_on(self.settings)
             gated = fail_on_segment(self.settings.get("QIVRORA_FAIL_ON"))
             severity, disabled = audit_settings(self.settings)
+            processes = audit_processes(self.settings)
             given = segment_settings(self.settings)
             store = FactStore()
             for name in args:
@@ -79,7 +80,7 @@ class Command(ScrapyCommand):
             self.exitcode = USAGE_ERROR
             return
         context = AuditContext(store)
-        findings = audit(context, severity=severity, disable=disabled)
+        findings = audit(context, severity=severity, disable=disabled, processes=processes)
         run = verdict(context)
         findings = run.handed_out(findings)
         segments = site_segments(context, given)
