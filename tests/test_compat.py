@@ -47,7 +47,7 @@ def test_every_compat_entry_states_its_reliance_versions_test_and_removal(path):
 
 def test_compat_is_a_package_of_one_module_per_library():
     libraries = {path.stem for path in COMPAT.glob("[!_]*.py")}
-    assert libraries == {"html_parser", "scrapy", "scrapy_playwright", "twisted"}
+    assert libraries == {"cpython", "html_parser", "scrapy", "scrapy_playwright", "twisted"}
     assert compat.__doc__
 
 
@@ -264,3 +264,18 @@ async def test_item_receivers_are_called_without_a_task_each_and_their_errors_lo
     assert not any("handler" in task for task in tasks), tasks
     errors = [r for r in caplog.records if r.getMessage().startswith("Error caught on signal handler")]
     assert len(errors) == len(result.items) and "a receiver's own error" in errors[0].exc_text
+
+
+# -- cpython: the exit handlers -------------------------------------------------------------------
+
+
+def test_cpython_runs_the_exit_handlers_through_atexit_run_exitfuncs(tmp_path):
+    script = (
+        "import atexit, os, sys\n"
+        f"atexit.register(lambda: open({str(tmp_path / 'ran')!r}, 'w').close())\n"
+        "atexit._run_exitfuncs()\n"
+        "os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+    assert (tmp_path / "ran").exists()
+
