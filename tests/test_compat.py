@@ -279,3 +279,33 @@ def test_cpython_runs_the_exit_handlers_through_atexit_run_exitfuncs(tmp_path):
     subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
     assert (tmp_path / "ran").exists()
 
+
+def test_item_receivers_get_the_arguments_robust_apply_would_give_them():
+    """The receivers' accepted names are read once per code object, with robustApply's rules."""
+    from pydispatch.robustapply import robustApply
+
+    from qivrora_spider.compat.scrapy import _apply
+
+    class Receiver:
+        def method(self, item, spider=None):
+            return ("method", item, spider)
+
+        def __call__(self, item, response=None):
+            return ("call", item, response)
+
+    def subset(item, signal=None):
+        return ("subset", item, signal)
+
+    def everything(**named):
+        return ("everything", sorted(named))
+
+    def keyword_only(item, *, spider=None):
+        return ("keyword_only", item, spider)
+
+    def positional(item, extra="unset"):
+        return ("positional", item, extra)
+
+    named = {"signal": "item_scraped", "sender": "engine", "item": 1, "response": "r", "spider": "s"}
+    receivers = [Receiver().method, Receiver(), subset, everything, keyword_only, positional]
+    for receiver in receivers * 2:  # the second time from what was read the first
+        assert _apply(receiver, named) == robustApply(receiver, **named)
