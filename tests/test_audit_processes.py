@@ -13,7 +13,9 @@ import pytest
 
 from bench.audit_bench import build_store
 from bench.generate_site import SiteOptions
-from qivrora_spider.audit import AuditContext, audit
+from qivrora_spider.audit import AuditContext, audit, audit_beside
+from qivrora_spider.audit.core.fact_store import FactStore
+from qivrora_spider.audit.core.url_segments import site_segments
 from qivrora_spider.audit.processes import run_shared
 from qivrora_spider.extensions.audit import audit_processes
 from scrapy.settings import Settings
@@ -83,14 +85,27 @@ def test_a_part_that_raises_in_a_child_raises_here_as_in_one_process(tmp_path: P
         run_shared(8, run, processes=2)
 
 
-def test_the_findings_of_two_processes_are_those_of_one() -> None:
-    # 600 pages with 10 % defects: findings of site checks of several families and of cluster checks.
-    store = build_store(SiteOptions(pages=600, defect_rate=0.1, links=3))
+@pytest.fixture(scope="module")
+def store() -> FactStore:
+    """600 pages with 10 % defects: findings of site checks of several families and of cluster checks."""
+    return build_store(SiteOptions(pages=600, defect_rate=0.1, links=3))
+
+
+def test_the_findings_of_two_processes_are_those_of_one(store: FactStore) -> None:
     alone = audit(AuditContext(store), processes=1)
     shared = audit(AuditContext(store), processes=2)
     assert len({finding.check for finding in alone}) >= 4
     assert any(finding.cluster for finding in alone)
     assert shared == alone
+
+
+def test_what_is_derived_beside_the_audit_is_what_is_derived_after_it(store: FactStore) -> None:
+    findings, (segments,) = audit_beside(
+        AuditContext(store), (lambda context: site_segments(context, ()),), processes=2
+    )
+    context = AuditContext(store)
+    assert findings == audit(context)
+    assert segments == site_segments(context, ()) and len(segments) == 5
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "two", ""])

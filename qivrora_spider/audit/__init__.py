@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..findings import Finding
 from . import checks  # noqa: F401  (registers every check)
@@ -13,7 +13,7 @@ from .core.fact_store import FactStore
 from .core.registry import CHECKS, SEVERITIES, Check, Hit
 from .processes import run_shared
 
-__all__ = ["audit", "AuditContext", "CHECKS", "Check", "Finding", "resolve_settings"]
+__all__ = ["audit", "audit_beside", "AuditContext", "CHECKS", "Check", "Finding", "resolve_settings"]
 
 
 def resolve_settings(
@@ -47,6 +47,20 @@ def audit(
     shares the checks out between this process and forked ones (``audit.processes``): the same
     findings, sooner where cores are idle.
     """
+    return audit_beside(facts, (), severity=severity, disable=disable, now=now, processes=processes)[0]
+
+
+def audit_beside(
+    facts: AuditContext | FactStore | Iterable[Any],
+    beside: Sequence[Callable[[AuditContext], Any]],
+    *,
+    severity: Mapping[str, str] | None = None,
+    disable: Iterable[str] | None = None,
+    now: datetime | None = None,
+    processes: int = 1,
+) -> tuple[list[Finding], list[Any]]:
+    """``audit()``, and what each of `beside` derives from the same facts (the segments of the
+    summary, say), computed as parts of the audit: by the processes that share it, not after it."""
     overrides, disabled = resolve_settings(severity, disable)
     if isinstance(facts, AuditContext):
         context = facts
@@ -58,17 +72,19 @@ def audit(
             store.add_all(facts)
         context = AuditContext(store, now=now)
     enabled = [check for check in sorted(CHECKS.values(), key=lambda c: c.id) if check.id not in disabled]
-    parts = AuditParts(context, enabled, overrides, processes)
+    parts = AuditParts(context, enabled, overrides, processes, beside)
     if processes > 1 and len(parts) > 1:
         context.cluster_of  # what most parts read, built once before the processes part, not in each
-        found = run_shared(len(parts), parts.run, processes)
+        done = run_shared(len(parts), parts.run, processes)
     else:
-        found = [parts.run(part) for part in range(len(parts))]
-    return parts.merged(found)
+        done = [parts.run(part) for part in range(len(parts))]
+    return parts.merged(done[len(beside):]), done[:len(beside)]
 
 
 class AuditParts:
-    """The audit cut into parts that any process can run: the site checks of each family (a module:
+    """The audit cut into parts that any process can run: what is derived beside it (``beside``,
+    first: the processes that take them have the checks to balance them), the site checks of each
+    family (a module:
     its checks share what they derive from the facts, ``per_audit``), then the cluster checks over
     consecutive runs of clusters. A part's findings depend on the facts alone, and each check's
     findings come from one part, or from the runs in cluster order: merged in part order, they are
@@ -79,9 +95,15 @@ class AuditParts:
     CLUSTER_PARTS_PER_PROCESS = 8
 
     def __init__(
-        self, context: AuditContext, enabled: list[Check], overrides: Mapping[str, str], processes: int = 1
+        self,
+        context: AuditContext,
+        enabled: list[Check],
+        overrides: Mapping[str, str],
+        processes: int = 1,
+        beside: Sequence[Callable[[AuditContext], Any]] = (),
     ) -> None:
         self.context = context
+        self.beside = beside
         self.overrides = overrides
         families: dict[str, list[Check]] = {}
         for check in enabled:
@@ -96,10 +118,14 @@ class AuditParts:
             self.runs = [clusters[start:start + size] for start in range(0, len(clusters), size)]
 
     def __len__(self) -> int:
-        return len(self.site) + len(self.runs)
+        return len(self.beside) + len(self.site) + len(self.runs)
 
-    def run(self, part: int) -> list[Finding]:
-        """The findings of one part, in the order its checks yield them (duplicates included)."""
+    def run(self, part: int) -> Any:
+        """What one part derives, or its findings in the order its checks yield them (duplicates
+        included)."""
+        if part < len(self.beside):
+            return self.beside[part](self.context)
+        part -= len(self.beside)
         found: list[Finding] = []
         if part < len(self.site):
             for check in self.site[part]:

@@ -19,7 +19,7 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.conf import feed_process_params_from_cli
 from scrapy.utils.misc import load_object
 
-from ..audit import AuditContext, audit
+from ..audit import AuditContext, audit_beside
 from ..audit.core.fact_store import FactStore
 from ..audit.core.url_segments import segment_of, site_segments
 from ..catalogue import docs_url
@@ -80,10 +80,12 @@ class Command(ScrapyCommand):
             self.exitcode = USAGE_ERROR
             return
         context = AuditContext(store)
-        findings = audit(context, severity=severity, disable=disabled, processes=processes)
+        findings, (segments,) = audit_beside(
+            context, (lambda context: site_segments(context, given),),
+            severity=severity, disable=disabled, processes=processes,
+        )
         run = verdict(context)
         findings = run.handed_out(findings)
-        segments = site_segments(context, given)
         outcome = RunOutcome(run.audited, list(run.lines), [str(segment) for segment in segments])
         feeds = feed_process_params_from_cli(self.settings, opts.output or [], overwrite_output=opts.overwrite_output)
         for uri, options in feeds.items():

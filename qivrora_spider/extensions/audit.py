@@ -19,7 +19,7 @@ from scrapy import Request, Spider, signals
 from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.job import job_dir
 
-from ..audit import AuditContext, audit, resolve_settings
+from ..audit import AuditContext, audit_beside, resolve_settings
 from ..audit.core.fact_store import FactStore
 from ..audit.processes import usable_cores
 from ..audit.core.starts import Verdict, unusable_starts, verdict
@@ -140,11 +140,14 @@ class AuditExtension:
         previous = self.history.load_previous(crawl_info) if crawl_info is not None else None
         started = time.perf_counter()
         self.context = AuditContext(self.store, previous=previous)
-        findings = audit(self.context, severity=self.severity, disable=self.disabled, processes=self.processes)
+        given = self.given_segments
+        findings, (self.segments,) = audit_beside(
+            self.context, (lambda context: site_segments(context, given),),
+            severity=self.severity, disable=self.disabled, processes=self.processes,
+        )
         seconds = time.perf_counter() - started
         logger.info("Audit done in %.1f s: %d findings to hand out", seconds, len(findings))
         self.findings = self._judge_run(self.context, findings)
-        self.segments = site_segments(self.context, self.given_segments)
         self._count(self.findings)
         self._write_outputs(self.context, self.findings)
         self.crawler.engine.crawl(
