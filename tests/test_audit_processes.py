@@ -3,6 +3,7 @@ as one process, and a child that dies or fails is said and made up for, never a 
 
 from __future__ import annotations
 
+import gc
 import logging
 import os
 import signal
@@ -41,8 +42,10 @@ def test_a_forked_child_takes_parts_and_hands_their_results_back_in_order(tmp_pa
             marker.touch()
         return part, os.getpid()
 
+    frozen = gc.get_freeze_count()
     results = run_shared(20, run, processes=2)
 
+    assert gc.get_freeze_count() == frozen  # the collector as it was: what the run froze is free again
     assert [part for part, _ in results] == list(range(20))
     pids = {pid for _, pid in results}
     assert pids - {parent}, "no part was run by a forked child"

@@ -56,6 +56,12 @@ def run_shared(count: int, run: Callable[[int], T], processes: int) -> list[T]:
     children: dict[int, int] = {}  # pid -> the pipe of its results, until it is reaped
     done: dict[int, T] = {}
     ended: list[str] = []
+    # What exists now (the facts, the index) is out of the collector's walks until the audit is
+    # done: a full collection here would walk all of it, and write to every object it walks, which
+    # copies the pages the children share. Where something froze objects before (a crawl does),
+    # it unfreezes them all when it is done, these with them.
+    unfreeze = gc.get_freeze_count() == 0
+    gc.freeze()
     try:
         for _ in range(min(processes, count) - 1):
             results_in, results_out = os.pipe()
@@ -73,6 +79,8 @@ def run_shared(count: int, run: Callable[[int], T], processes: int) -> list[T]:
             if how:
                 ended.append(f"process {pid} {how}")
     finally:
+        if unfreeze:
+            gc.unfreeze()
         os.close(parts_in)
         for pid, results_in in children.items():  # only if this process failed: none is left behind
             os.close(results_in)
@@ -100,7 +108,7 @@ def _child(parts_in: int, results_out: int, run: Callable[[int], T]) -> None:
     """A forked child's whole life: run parts, hand their results back, leave without unwinding."""
     status = 1
     try:
-        gc.freeze()  # the inherited objects are never collected here, so none is finalised here
+        gc.freeze()  # no inherited object is collected, so none is finalised, here
         logging.disable(logging.CRITICAL)
         warnings.simplefilter("ignore")
         try:
