@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+import pytest_twisted
 
 from bench.audit_bench import build_store
 from bench.generate_site import SiteOptions
@@ -20,6 +21,9 @@ from qivrora_spider.audit.core.url_segments import site_segments
 from qivrora_spider.audit.processes import run_shared
 from qivrora_spider.extensions.audit import audit_processes
 from scrapy.settings import Settings
+
+from .conftest import crawl
+from .fixture_sites import multilingual_site
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the audit is shared through fork")
 
@@ -120,3 +124,22 @@ def test_a_wrong_number_of_audit_processes_is_an_error(value: str) -> None:
 def test_audit_processes_are_at_most_the_cores_this_process_may_use() -> None:
     assert audit_processes(Settings({"QIVRORA_AUDIT_PROCESSES": 10_000})) == len(os.sched_getaffinity(0))
     assert audit_processes(Settings({"QIVRORA_AUDIT_PROCESSES": 1})) == 1
+
+
+#: Forks this process made (os.register_at_fork cannot be undone: the test reads a difference).
+_forks: list[int] = []
+os.register_at_fork(after_in_parent=lambda: _forks.append(1))
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: the audit stays in one process")
+@pytest_twisted.ensureDeferred
+async def test_a_crawl_shares_its_audit_with_a_forked_child_and_finds_the_same(site, other_site) -> None:
+    multilingual_site(site, other_site)
+    found = {}
+    for processes in (1, 2):
+        before = len(_forks)
+        result = await crawl({"QIVRORA_AUDIT_PROCESSES": processes}, start=site.url("/"))
+        found[processes] = (result.findings, len(_forks) - before)
+    assert len(found[1][0]) >= 5
+    assert found[2][0] == found[1][0]
+    assert found[1][1] == 0 and found[2][1] == 1  # one child beside the crawl's process

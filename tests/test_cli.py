@@ -86,6 +86,7 @@ def test_hreflang_report_rejects_a_file_that_is_not_facts(tmp_path):
         (["-a", "max_pages=ten"], "qivrora: max_pages: 'ten' is not a whole number"),
         (["-s", "QIVRORA_FAIL_ON=sometimes"], "qivrora: QIVRORA_FAIL_ON: 'sometimes' is not one of"),
         (["-s", "QIVRORA_DISABLE=HL999"], "qivrora: QIVRORA_DISABLE names unknown check 'HL999'"),
+        (["-s", "QIVRORA_AUDIT_PROCESSES=0"], "qivrora: QIVRORA_AUDIT_PROCESSES: '0' is not a whole number"),
         (["-s", "QIVRORA_STATE=s.db", "-s", "QIVRORA_RESOLVED=gone.txt"], "qivrora: QIVRORA_RESOLVED: 'gone.txt' should end"),
     ],
 )
