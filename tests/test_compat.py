@@ -282,6 +282,8 @@ def test_cpython_runs_the_exit_handlers_through_atexit_run_exitfuncs(tmp_path):
 
 def test_item_receivers_get_the_arguments_robust_apply_would_give_them():
     """The receivers' accepted names are read once per code object, with robustApply's rules."""
+    import types
+
     from pydispatch.robustapply import robustApply
 
     from qivrora_spider.compat.scrapy import _apply
@@ -306,6 +308,7 @@ def test_item_receivers_get_the_arguments_robust_apply_would_give_them():
         return ("positional", item, extra)
 
     named = {"signal": "item_scraped", "sender": "engine", "item": 1, "response": "r", "spider": "s"}
-    receivers = [Receiver().method, Receiver(), subset, everything, keyword_only, positional]
+    receivers = [Receiver().method, Receiver(), subset, everything, keyword_only, positional,
+                 types.MethodType(subset, "bound")]  # subset's code, bound this time
     for receiver in receivers * 2:  # the second time from what was read the first
         assert _apply(receiver, named) == robustApply(receiver, **named)

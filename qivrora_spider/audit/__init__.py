@@ -83,12 +83,11 @@ def audit_beside(
 
 class AuditParts:
     """The audit cut into parts that any process can run: what is derived beside it (``beside``,
-    first: the processes that take them have the checks to balance them), the site checks of each
-    family (a module:
-    its checks share what they derive from the facts, ``per_audit``), then the cluster checks over
-    consecutive runs of clusters. A part's findings depend on the facts alone, and each check's
-    findings come from one part, or from the runs in cluster order: merged in part order, they are
-    the findings of one process."""
+    first: the processes that take them have the checks left to balance them), the site checks of
+    each family (a module: its checks share what they derive from the facts, ``per_audit``), then
+    the cluster checks over consecutive runs of clusters. A part's findings depend on the facts
+    alone, and each check's findings come from one part, or from the runs in cluster order: merged
+    in part order, they are the findings of one process."""
 
     #: Runs of clusters for each process: the last parts are small, so that the processes finish
     #: together rather than one waiting on another's last big part.
