@@ -4,7 +4,7 @@ The benchmark site (bench/generate_site.py) is served by nginx on 127.0.0.1 (ben
 access log on, and this benchmark starts a ``redis-server`` of its own on a free port (saving
 nothing, in a temp folder). Each mode is a crawl of the whole site with the issue's settings:
 
-- ``single``: ``scrapy crawl hreflang``, the default settings, no Redis;
+- ``single``: ``qivrora scrapy crawl hreflang`` (``CRAWL``), the default settings, no Redis;
 - ``N`` (a number): N workers started together, ``SCRAPY_SETTINGS_MODULE=settings.distributed``;
 - ``Nx``: N single crawls started together, each of the whole site, sharing nothing: what N processes
   of this crawler give on this machine with no coordination at all, the bound for N workers.
@@ -74,6 +74,9 @@ FLAGS = (
     # Milliseconds in the log, for the timeline of each worker.
     "-s", "LOG_FORMAT=%(asctime)s.%(msecs)03d [%(name)s] %(levelname)s: %(message)s",
 )
+#: The crawl through the `qivrora` command (``scrapy crawl`` behind it), as users run it: its process
+#: ends once its files and logs are closed, without the interpreter's teardown (``cli.main``).
+CRAWL = (sys.executable, "-m", "qivrora_spider", "scrapy", "crawl", "hreflang")
 AUDITOR = "this worker audits the facts of all"
 #: The log lines that mark the phases of a worker (the first one that holds the text), in order.
 MILESTONES = {
@@ -208,7 +211,7 @@ def crawl(
     for index in range(count):
         name = f"{mode}-{number}-{index}"
         logs.append(work / f"{name}.log")
-        command = [sys.executable, "-m", "scrapy", "crawl", "hreflang", "-a", f"start={start}", *FLAGS, *extra,
+        command = [*CRAWL, "-a", f"start={start}", *FLAGS, *extra,
                    *stats_flags(work / f"{name}.json", qivrora=True), "-O", str(work / f"{name}.csv")]
         if profiles is not None:
             py_spy = str(Path(sys.executable).with_name("py-spy"))
@@ -346,7 +349,7 @@ def kill_run(
 
     def worker(name: str) -> None:
         log = work / f"kill-{scenario}-{number}-{name}.log"
-        command = [sys.executable, "-m", "scrapy", "crawl", "hreflang", "-a", f"start={start}", *FLAGS, *extra,
+        command = [*CRAWL, "-a", f"start={start}", *FLAGS, *extra,
                    "-s", f"REDIS_URL={redis.url}", "-s", f"QIVRORA_WORKER_ID={name}",
                    "-s", f"QIVRORA_WORKER_TIMEOUT={timeout:g}", *stats_flags(log.with_suffix(".json"), qivrora=True),
                    "-O", str(log.with_suffix(".csv"))]

@@ -27,6 +27,7 @@ from typing import NoReturn
 from scrapy.cmdline import execute
 
 from . import __version__
+from .compat.cpython import quick_exit
 from .findings import SEVERITY_RANK
 from .spiders.arguments import KNOWN
 
@@ -250,7 +251,14 @@ def _redis(options: argparse.Namespace) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> None:
-    """The console script."""
+    """The console script. Run as the process's own command (no ``argv``), it ends the process once
+    the command is done and its files and logs are closed, without the interpreter's teardown
+    (``compat.cpython.quick_exit``)."""
     os.environ.setdefault("SCRAPY_SETTINGS_MODULE", SETTINGS_MODULE)
     arguments = sys.argv[1:] if argv is None else argv
-    execute(["qivrora", *scrapy_argv(arguments)])
+    try:
+        execute(["qivrora", *scrapy_argv(arguments)])
+    except SystemExit as exit:
+        if argv is not None:
+            raise
+        quick_exit(exit.code)

@@ -86,6 +86,7 @@ def test_hreflang_report_rejects_a_file_that_is_not_facts(tmp_path):
         (["-a", "max_pages=ten"], "qivrora: max_pages: 'ten' is not a whole number"),
         (["-s", "QIVRORA_FAIL_ON=sometimes"], "qivrora: QIVRORA_FAIL_ON: 'sometimes' is not one of"),
         (["-s", "QIVRORA_DISABLE=HL999"], "qivrora: QIVRORA_DISABLE names unknown check 'HL999'"),
+        (["-s", "QIVRORA_AUDIT_PROCESSES=0"], "qivrora: QIVRORA_AUDIT_PROCESSES: '0' is not a whole number"),
         (["-s", "QIVRORA_STATE=s.db", "-s", "QIVRORA_RESOLVED=gone.txt"], "qivrora: QIVRORA_RESOLVED: 'gone.txt' should end"),
     ],
 )
@@ -141,3 +142,25 @@ def test_audit_checks_its_arguments_as_crawl_does(site, tmp_path):
     assert run.returncode == 2
     assert run.stderr.strip().splitlines() == ["qivrora: max_pages: 'ten' is not a whole number"]
     assert site.requests() == {}
+
+
+def test_the_command_exits_after_its_exit_handlers_without_tearing_down(tmp_path: Path) -> None:
+    # An object alive until the interpreter's teardown says so when it is freed; an exit handler
+    # and a log line buffered in a file say whether they ran and were flushed.
+    script = (
+        "import atexit, logging, sys\n"
+        "class Late:\n"
+        "    def __del__(self): print('torn down', file=sys.stderr)\n"
+        "keep = Late()\n"
+        "atexit.register(lambda: print('exit handler ran', file=sys.stderr))\n"
+        f"log = open({str(tmp_path / 'log')!r}, 'w', buffering=65536)\n"
+        "log.write('buffered line')\n"
+        "atexit.register(log.close)\n"
+        "sys.argv = ['qivrora', 'explain', 'HL999']\n"
+        "from qivrora_spider.cli import main; main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode != 0 and "HL999" in done.stderr  # an unknown check: the command's own status
+    assert "exit handler ran" in done.stderr
+    assert (tmp_path / "log").read_text() == "buffered line"
+    assert "torn down" not in done.stderr

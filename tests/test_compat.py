@@ -47,7 +47,7 @@ def test_every_compat_entry_states_its_reliance_versions_test_and_removal(path):
 
 def test_compat_is_a_package_of_one_module_per_library():
     libraries = {path.stem for path in COMPAT.glob("[!_]*.py")}
-    assert libraries == {"html_parser", "scrapy", "scrapy_playwright", "twisted"}
+    assert libraries == {"cpython", "html_parser", "scrapy", "scrapy_playwright", "twisted"}
     assert compat.__doc__
 
 
@@ -264,3 +264,51 @@ async def test_item_receivers_are_called_without_a_task_each_and_their_errors_lo
     assert not any("handler" in task for task in tasks), tasks
     errors = [r for r in caplog.records if r.getMessage().startswith("Error caught on signal handler")]
     assert len(errors) == len(result.items) and "a receiver's own error" in errors[0].exc_text
+
+
+# -- cpython: the exit handlers -------------------------------------------------------------------
+
+
+def test_cpython_runs_the_exit_handlers_through_atexit_run_exitfuncs(tmp_path):
+    script = (
+        "import atexit, os, sys\n"
+        f"atexit.register(lambda: open({str(tmp_path / 'ran')!r}, 'w').close())\n"
+        "atexit._run_exitfuncs()\n"
+        "os._exit(0)\n"
+    )
+    subprocess.run([sys.executable, "-c", script], check=True, timeout=60)
+    assert (tmp_path / "ran").exists()
+
+
+def test_item_receivers_get_the_arguments_robust_apply_would_give_them():
+    """The receivers' accepted names are read once per code object, with robustApply's rules."""
+    import types
+
+    from pydispatch.robustapply import robustApply
+
+    from qivrora_spider.compat.scrapy import _apply
+
+    class Receiver:
+        def method(self, item, spider=None):
+            return ("method", item, spider)
+
+        def __call__(self, item, response=None):
+            return ("call", item, response)
+
+    def subset(item, signal=None):
+        return ("subset", item, signal)
+
+    def everything(**named):
+        return ("everything", sorted(named))
+
+    def keyword_only(item, *, spider=None):
+        return ("keyword_only", item, spider)
+
+    def positional(item, extra="unset"):
+        return ("positional", item, extra)
+
+    named = {"signal": "item_scraped", "sender": "engine", "item": 1, "response": "r", "spider": "s"}
+    receivers = [Receiver().method, Receiver(), subset, everything, keyword_only, positional,
+                 types.MethodType(subset, "bound")]  # subset's code, bound this time
+    for receiver in receivers * 2:  # the second time from what was read the first
+        assert _apply(receiver, named) == robustApply(receiver, **named)

@@ -9,13 +9,15 @@ findings, and reads every file back.
 from __future__ import annotations
 
 import csv
+import io
 import json
 
+import pytest
 import pytest_twisted
 
 from qivrora_spider.demo.site_server import Route, alternate, html_page
-from qivrora_spider.feeds.exporters import FORMULA_STARTS
-from qivrora_spider.findings import FINDING_FIELDS
+from qivrora_spider.feeds.exporters import FORMULA_STARTS, FindingsCsvExporter, _FindingsOnly
+from qivrora_spider.findings import FINDING_FIELDS, Finding
 
 from .conftest import crawl
 
@@ -80,3 +82,30 @@ async def test_hostile_values_from_a_page_are_escaped_in_report_html(site, tmp_p
     assert "&lt;script&gt;alert(&#34;qx-script&#34;)" in html, "escaped"
     assert "qx-js" in html and 'href="javascript:' not in html.lower(), "a javascript: href is text, not a link"
     assert "\x00" not in html and "\x1b" not in html, "control characters are not written raw"
+
+
+class _ScrapysRows(FindingsCsvExporter):
+    """The findings table with each row built by Scrapy's CsvItemExporter, field by field."""
+
+    export_item = _FindingsOnly.export_item
+
+
+@pytest.mark.parametrize("columns", [None, ["url", "check", "message"], {"url": "URL", "check": "Check"}])
+def test_the_findings_table_writes_each_row_as_scrapys_exporter_does(columns):
+    items = [
+        Finding("HL201", "missing-return-link", "error", "=HYPERLINK(1)", 'a,"b"\nc', "de", "+html", "", "-é\r\n"),
+        Finding("SM001", "sitemap", "notice", "https://example.com/", change="new"),
+        {"not": "a finding"},
+        Finding("HL109", "missing-x-default", "notice", "@u", "\tt", cluster="c-1"),
+    ]
+    written = []
+    for exporter_class in (_ScrapysRows, FindingsCsvExporter):
+        file = io.BytesIO()
+        exporter = exporter_class(file, fields_to_export=columns)
+        exporter.start_exporting()
+        for item in items:
+            exporter.export_item(item)
+        exporter.finish_exporting()
+        written.append(file.getvalue())
+    assert written[0].count(b"\r\n") >= 4 and b"'=HYPERLINK" in written[0]
+    assert written[1] == written[0]

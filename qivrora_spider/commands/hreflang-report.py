@@ -19,11 +19,11 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.conf import feed_process_params_from_cli
 from scrapy.utils.misc import load_object
 
-from ..audit import AuditContext, audit
+from ..audit import AuditContext, audit_beside
 from ..audit.core.fact_store import FactStore
 from ..audit.core.url_segments import segment_of, site_segments
 from ..catalogue import docs_url
-from ..extensions.audit import audit_settings, segment_settings, summary
+from ..extensions.audit import audit_processes, audit_settings, segment_settings, summary
 from ..fact_lines import read_facts
 from ..feeds.exporters import JUnitExporter, write_items
 from ..findings import at_or_above, fail_on_segment
@@ -64,6 +64,7 @@ class Command(ScrapyCommand):
             level = fail_on(self.settings)
             gated = fail_on_segment(self.settings.get("QIVRORA_FAIL_ON"))
             severity, disabled = audit_settings(self.settings)
+            processes = audit_processes(self.settings)
             given = segment_settings(self.settings)
             store = FactStore()
             for name in args:
@@ -79,10 +80,12 @@ class Command(ScrapyCommand):
             self.exitcode = USAGE_ERROR
             return
         context = AuditContext(store)
-        findings = audit(context, severity=severity, disable=disabled)
+        findings, (segments,) = audit_beside(
+            context, (lambda context: site_segments(context, given),),
+            severity=severity, disable=disabled, processes=processes,
+        )
         run = verdict(context)
         findings = run.handed_out(findings)
-        segments = site_segments(context, given)
         outcome = RunOutcome(run.audited, list(run.lines), [str(segment) for segment in segments])
         feeds = feed_process_params_from_cli(self.settings, opts.output or [], overwrite_output=opts.overwrite_output)
         for uri, options in feeds.items():

@@ -72,8 +72,9 @@ NETWORK = ("http", "https")
 TAKEN_AT_MOST = 8
 #: Requests found that a worker keeps at most before an exchange, whether it needs requests or not.
 FOUND_AT_MOST = 500
-#: Seconds between the polls of an idle worker (QIVRORA_IDLE_POLL).
-IDLE_POLL = 0.25
+#: Seconds between the polls of an idle worker (QIVRORA_IDLE_POLL): at the end, the workers agree
+#: that the crawl is done within a few polls, one Redis script each.
+IDLE_POLL = 0.05
 
 
 class SharedDupeFilter(RFPDupeFilter):

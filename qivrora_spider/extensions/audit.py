@@ -19,8 +19,9 @@ from scrapy import Request, Spider, signals
 from scrapy.exceptions import DontCloseSpider
 from scrapy.utils.job import job_dir
 
-from ..audit import AuditContext, audit, resolve_settings
+from ..audit import AuditContext, audit_beside, resolve_settings
 from ..audit.core.fact_store import FactStore
+from ..audit.processes import usable_cores
 from ..audit.core.starts import Verdict, unusable_starts, verdict
 from ..audit.core.url_segments import Segment, count_by_segment, parse_segments, site_segments
 from ..catalogue import docs_url
@@ -58,6 +59,19 @@ def audit_settings(settings: Any) -> tuple[dict[str, str], set[str]]:
     return resolve_settings(severity, settings.getlist("QIVRORA_DISABLE"))
 
 
+def audit_processes(settings: Any) -> int:
+    """QIVRORA_AUDIT_PROCESSES, checked (ValueError if wrong), capped by the cores this process may use."""
+    try:
+        wanted = int(settings.get("QIVRORA_AUDIT_PROCESSES", 1))
+    except (TypeError, ValueError):
+        wanted = 0
+    if wanted < 1:
+        raise ValueError(
+            f"QIVRORA_AUDIT_PROCESSES: {settings.get('QIVRORA_AUDIT_PROCESSES')!r} is not a whole number of at least 1"
+        )
+    return min(wanted, usable_cores())
+
+
 def segment_settings(settings: Any) -> tuple[Segment, ...]:
     """QIVRORA_SEGMENTS (``NAME=PATTERN`` each), checked; ValueError if wrong."""
     return parse_segments(settings.getlist("QIVRORA_SEGMENTS"))
@@ -71,6 +85,7 @@ class AuditExtension:
         self.context: AuditContext | None = None
         self.verdict = Verdict()
         self.severity, self.disabled = audit_settings(crawler.settings)
+        self.processes = audit_processes(crawler.settings)
         self.given_segments = segment_settings(crawler.settings)
         #: The segments the summary, the report and JUnit count by: given, or learned from the clusters.
         self.segments: tuple[Segment, ...] = ()
@@ -125,11 +140,14 @@ class AuditExtension:
         previous = self.history.load_previous(crawl_info) if crawl_info is not None else None
         started = time.perf_counter()
         self.context = AuditContext(self.store, previous=previous)
-        findings = audit(self.context, severity=self.severity, disable=self.disabled)
+        given = self.given_segments
+        findings, (self.segments,) = audit_beside(
+            self.context, (lambda context: site_segments(context, given),),
+            severity=self.severity, disable=self.disabled, processes=self.processes,
+        )
         seconds = time.perf_counter() - started
         logger.info("Audit done in %.1f s: %d findings to hand out", seconds, len(findings))
         self.findings = self._judge_run(self.context, findings)
-        self.segments = site_segments(self.context, self.given_segments)
         self._count(self.findings)
         self._write_outputs(self.context, self.findings)
         self.crawler.engine.crawl(

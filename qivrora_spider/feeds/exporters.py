@@ -69,6 +69,22 @@ class FindingsCsvExporter(_FindingsOnly, CsvItemExporter):
         value = super().serialize_field(field, name, value)
         return neutralise(value) if isinstance(value, str) else value
 
+    def export_item(self, item: Any) -> Any:
+        """A finding's row, built as Scrapy's would be (each field a string, neutralised, none with a
+        serializer of its own) but directly: Scrapy's adapter and three calls a field were half the
+        time a finding took to reach the feeds at the end of a crawl."""
+        columns = self.fields_to_export
+        if self._headers_not_written or type(item) is not Finding or not isinstance(columns, list):
+            return super().export_item(item)
+        try:
+            values = [getattr(item, name) for name in columns]
+        except AttributeError:  # a column of FEED_EXPORT_FIELDS that is no field of a finding
+            return super().export_item(item)
+        if not all(type(value) is str for value in values):
+            return super().export_item(item)
+        self.csv_writer.writerow([neutralise(value) for value in values])
+        return None
+
     def finish_exporting(self) -> None:
         # The columns are the contract: a table with no findings still has them.
         if self._headers_not_written:

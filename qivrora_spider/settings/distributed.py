@@ -32,5 +32,6 @@ QIVRORA_WORKER_ID = ""
 #: Seconds a worker keeps trying a Redis that does not answer (restarting) before it stops, with one
 #: line and exit status 3. Redis must keep its data across the restart (appendonly yes).
 QIVRORA_REDIS_PATIENCE = 20.0
-#: Seconds between the looks of a worker with nothing to do at the queue and at the other workers.
-QIVRORA_IDLE_POLL = 0.25
+#: Seconds between the looks of a worker with nothing to do at the queue and at the other workers: the
+#: workers agree that the crawl is done within a few of them; each is one small Redis script.
+QIVRORA_IDLE_POLL = 0.05

@@ -1,0 +1,145 @@
+"""Run the audit's parts in this process and in forked ones, so that idle cores share the audit.
+
+A forked child starts with this process's memory, the facts and the index built from them
+included, copy-on-write: nothing is sent to it. The parts to run wait in a pipe, two bytes each;
+every process (this one too) takes the next part as it finishes one, so that all finish at about
+the same time whatever each part costs. A child hands back its parts' findings, pickled, through
+a pipe of its own, and leaves with ``os._exit``: it never returns into the caller's stack, runs no
+exit handler, and touches nothing it shares with this process (a reactor, sockets, Redis, log
+handlers, open files). Its signals go back to their defaults (Ctrl-C is this process's to handle),
+its logging and warnings are off, and its collector leaves the inherited objects alone, so that no
+finaliser of an inherited socket or file runs in it.
+
+Fail-safe: a part that no child handed back (a child killed, out of memory, a check that raised in
+it) is run again here, after a warning line; a check that raises does so here as it would in one
+process. The result never misses a part.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import pickle
+import signal
+import warnings
+from typing import Callable, Iterator, TypeVar
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Bytes of a part's number in the pipe of parts: writes and reads of a pipe up to PIPE_BUF bytes
+#: are atomic, so two processes never read halves of one number.
+_PART = 2
+MAX_PARTS = 256 ** _PART
+
+
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def run_shared(count: int, run: Callable[[int], T], processes: int) -> list[T]:
+    """``[run(part) for part in range(count)]``, with ``processes - 1`` forked children taking parts
+    beside this process. Falls back to this process alone where fork is unavailable."""
+    if not hasattr(os, "fork") or count > MAX_PARTS:
+        return [run(part) for part in range(count)]
+    parts_in, parts_out = os.pipe()
+    try:
+        os.write(parts_out, b"".join(part.to_bytes(_PART, "big") for part in range(count)))
+    finally:
+        os.close(parts_out)
+    children: dict[int, int] = {}  # pid -> the pipe of its results, until it is reaped
+    done: dict[int, T] = {}
+    ended: list[str] = []
+    # What exists now (the facts, the index) is out of the collector's walks until the audit is
+    # done: a full collection here would walk all of it, and write to every object it walks, which
+    # copies the pages the children share. Where something froze objects before (a crawl does),
+    # it unfreezes them all when it is done, these with them.
+    unfreeze = gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        for _ in range(min(processes, count) - 1):
+            results_in, results_out = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                os.close(results_in)
+                _child(parts_in, results_out, run)
+            os.close(results_out)
+            children[pid] = results_in
+        for part in _taken(parts_in):
+            done[part] = run(part)
+        for pid in list(children):
+            handed, how = _handed_back(pid, children.pop(pid))
+            done.update(handed)
+            if how:
+                ended.append(f"process {pid} {how}")
+    finally:
+        if unfreeze:
+            gc.unfreeze()
+        os.close(parts_in)
+        for pid, results_in in children.items():  # only if this process failed: none is left behind
+            os.close(results_in)
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+    missing = [part for part in range(count) if part not in done]
+    if missing:
+        logger.warning(
+            "The audit shared between processes: %s, without handing back %d of its %d parts; this "
+            "process runs them itself (the findings are whole, the audit slower)",
+            "; ".join(ended) or "a process", len(missing), count,
+        )
+        for part in missing:
+            done[part] = run(part)
+    return [done[part] for part in range(count)]
+
+
+def _taken(parts_in: int) -> Iterator[int]:
+    """The parts this process takes from the pipe, one at a time, until it is empty."""
+    while len(taken := os.read(parts_in, _PART)) == _PART:
+        yield int.from_bytes(taken, "big")
+
+
+def _child(parts_in: int, results_out: int, run: Callable[[int], T]) -> None:
+    """A forked child's whole life: run parts, hand their results back, leave without unwinding."""
+    status = 1
+    try:
+        gc.freeze()  # no inherited object is collected, so none is finalised, here
+        logging.disable(logging.CRITICAL)
+        warnings.simplefilter("ignore")
+        try:
+            signal.set_wakeup_fd(-1)  # the parent's event loop's: a signal here must not wake it
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C: the parent decides, and waits for this
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        except ValueError:  # forked from a thread other than the main one, whose handlers stay its own
+            pass
+        done = {part: run(part) for part in _taken(parts_in)}
+        data = memoryview(pickle.dumps(done, pickle.HIGHEST_PROTOCOL))
+        while data:
+            data = data[os.write(results_out, data):]
+        status = 0
+    finally:
+        os._exit(status)
+
+
+def _handed_back(pid: int, results_in: int) -> tuple[dict[int, T], str]:
+    """What a child handed back (its parts' results), and how it ended if not well ("" if well)."""
+    try:
+        chunks = []
+        while chunk := os.read(results_in, 1 << 20):
+            chunks.append(chunk)
+    finally:
+        os.close(results_in)
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status):
+        return {}, f"was killed by signal {os.WTERMSIG(status)}"
+    if os.waitstatus_to_exitcode(status) != 0:
+        return {}, f"ended with status {os.waitstatus_to_exitcode(status)}"
+    try:
+        return pickle.loads(b"".join(chunks)), ""
+    except Exception:  # noqa: BLE001  (cannot happen after a clean exit; its parts would run again)
+        return {}, "handed back what could not be read"

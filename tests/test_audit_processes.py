@@ -1,0 +1,145 @@
+"""The audit shared between processes (``audit.processes``): real forked children, the same findings
+as one process, and a child that dies or fails is said and made up for, never a partial audit."""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+import pytest_twisted
+
+from bench.audit_bench import build_store
+from bench.generate_site import SiteOptions
+from qivrora_spider.audit import AuditContext, audit, audit_beside
+from qivrora_spider.audit.core.fact_store import FactStore
+from qivrora_spider.audit.core.url_segments import site_segments
+from qivrora_spider.audit.processes import run_shared
+from qivrora_spider.extensions.audit import audit_processes
+from scrapy.settings import Settings
+
+from .conftest import crawl
+from .fixture_sites import multilingual_site
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the audit is shared through fork")
+
+
+def _wait_for(marker: Path) -> None:
+    """Until another process has run a part: it leaves `marker` (10 s at most)."""
+    deadline = time.monotonic() + 10
+    while not marker.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_a_forked_child_takes_parts_and_hands_their_results_back_in_order(tmp_path: Path) -> None:
+    parent = os.getpid()
+    marker = tmp_path / "a-child-ran-a-part"
+
+    def run(part: int) -> tuple[int, int]:
+        if os.getpid() == parent:
+            _wait_for(marker)  # so that the child surely takes a part, however the two are scheduled
+        else:
+            marker.touch()
+        return part, os.getpid()
+
+    frozen = gc.get_freeze_count()
+    results = run_shared(20, run, processes=2)
+
+    assert gc.get_freeze_count() == frozen  # the collector as it was: what the run froze is free again
+    assert [part for part, _ in results] == list(range(20))
+    pids = {pid for _, pid in results}
+    assert pids - {parent}, "no part was run by a forked child"
+
+
+def test_the_parts_of_a_child_killed_are_run_again_here_and_said(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    parent = os.getpid()
+    marker = tmp_path / "the-child-is-dying"
+
+    def run(part: int) -> int:
+        if os.getpid() != parent:
+            marker.touch()
+            os.kill(os.getpid(), signal.SIGKILL)
+        _wait_for(marker)
+        return part * part
+
+    with caplog.at_level(logging.WARNING, logger="qivrora_spider.audit.processes"):
+        results = run_shared(12, run, processes=2)
+
+    assert results == [part * part for part in range(12)]
+    (line,) = [record.getMessage() for record in caplog.records]
+    assert f"killed by signal {signal.SIGKILL}" in line and "runs them itself" in line
+
+
+def test_a_part_that_raises_in_a_child_raises_here_as_in_one_process(tmp_path: Path) -> None:
+    parent = os.getpid()
+    marker = tmp_path / "the-child-took-part-3"
+
+    def run(part: int) -> int:
+        if part == 3:
+            marker.touch()
+            raise ValueError("a check failed")
+        if os.getpid() == parent:
+            _wait_for(marker)
+        return part
+
+    with pytest.raises(ValueError, match="a check failed"):
+        run_shared(8, run, processes=2)
+
+
+@pytest.fixture(scope="module")
+def store() -> FactStore:
+    """600 pages with 10 % defects: findings of site checks of several families and of cluster checks."""
+    return build_store(SiteOptions(pages=600, defect_rate=0.1, links=3))
+
+
+def test_the_findings_of_two_processes_are_those_of_one(store: FactStore) -> None:
+    alone = audit(AuditContext(store), processes=1)
+    shared = audit(AuditContext(store), processes=2)
+    assert len({finding.check for finding in alone}) >= 4
+    assert any(finding.cluster for finding in alone)
+    assert shared == alone
+
+
+def test_what_is_derived_beside_the_audit_is_what_is_derived_after_it(store: FactStore) -> None:
+    findings, (segments,) = audit_beside(
+        AuditContext(store), (lambda context: site_segments(context, ()),), processes=2
+    )
+    context = AuditContext(store)
+    assert findings == audit(context)
+    assert segments == site_segments(context, ()) and len(segments) == 5
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "two", ""])
+def test_a_wrong_number_of_audit_processes_is_an_error(value: str) -> None:
+    with pytest.raises(ValueError, match="QIVRORA_AUDIT_PROCESSES"):
+        audit_processes(Settings({"QIVRORA_AUDIT_PROCESSES": value}))
+
+
+def test_audit_processes_are_at_most_the_cores_this_process_may_use() -> None:
+    assert audit_processes(Settings({"QIVRORA_AUDIT_PROCESSES": 10_000})) == len(os.sched_getaffinity(0))
+    assert audit_processes(Settings({"QIVRORA_AUDIT_PROCESSES": 1})) == 1
+
+
+#: Forks this process made (os.register_at_fork cannot be undone: the test reads a difference).
+_forks: list[int] = []
+os.register_at_fork(after_in_parent=lambda: _forks.append(1))
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: the audit stays in one process")
+@pytest_twisted.ensureDeferred
+async def test_a_crawl_shares_its_audit_with_a_forked_child_and_finds_the_same(site, other_site) -> None:
+    multilingual_site(site, other_site)
+    found = {}
+    for processes in (1, 2):
+        before = len(_forks)
+        result = await crawl({"QIVRORA_AUDIT_PROCESSES": processes}, start=site.url("/"))
+        found[processes] = (result.findings, len(_forks) - before)
+    assert len(found[1][0]) >= 5
+    assert found[2][0] == found[1][0]
+    assert found[1][1] == 0 and found[2][1] == 1  # one child beside the crawl's process
