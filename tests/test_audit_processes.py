@@ -18,6 +18,7 @@ from bench.generate_site import SiteOptions
 from qivrora_spider.audit import AuditContext, audit, audit_beside
 from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.audit.core.url_segments import site_segments
+from qivrora_spider.audit import processes
 from qivrora_spider.audit.processes import run_shared
 from qivrora_spider.extensions.audit import audit_processes
 from scrapy.settings import Settings
@@ -90,6 +91,44 @@ def test_a_part_that_raises_in_a_child_raises_here_as_in_one_process(tmp_path: P
 
     with pytest.raises(ValueError, match="a check failed"):
         run_shared(8, run, processes=2)
+
+
+def test_a_child_that_hands_nothing_back_in_time_is_stopped_and_made_up_for(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(processes, "CHILD_GRACE_SECONDS", 0.5)
+    parent = os.getpid()
+    marker = tmp_path / "the-child-is-stuck"
+
+    def run(part: int) -> int:
+        if os.getpid() != parent:
+            marker.touch()
+            time.sleep(3600)  # a lock its parent's threads held at the fork, say
+        _wait_for(marker)
+        return part + 1
+
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="qivrora_spider.audit.processes"):
+        results = run_shared(6, run, processes=2)
+
+    assert results == [part + 1 for part in range(6)]
+    assert time.monotonic() - started < 30, "the stuck child was waited for without end"
+    (line,) = [record.getMessage() for record in caplog.records]
+    assert "handed nothing back in time and was stopped" in line and "runs them itself" in line
+
+
+def test_no_child_is_forked_where_the_memory_left_would_not_hold_its_copy(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    measured = {"VmRSS": 2_000_000, "MemAvailable": 3_000_000}  # KiB: room for one copy, not three
+    monkeypatch.setattr(processes, "_memory_kib", lambda path, fields: {f: measured[f] for f in fields})
+    with caplog.at_level(logging.INFO, logger="qivrora_spider.audit.processes"):
+        assert processes.children_memory_allows(3) == 1
+    assert "with 1 forked process instead of 3" in caplog.text and "2929 MiB are available" in caplog.text
+    measured["MemAvailable"] = 1_500_000
+    before = len(_forks)
+    assert run_shared(4, lambda part: part, processes=2) == [0, 1, 2, 3]
+    assert len(_forks) == before, "a child was forked without the memory for it"
 
 
 @pytest.fixture(scope="module")

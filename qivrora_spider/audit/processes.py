@@ -21,7 +21,9 @@ import gc
 import logging
 import os
 import pickle
+import select
 import signal
+import time
 import warnings
 from typing import Callable, Iterator, TypeVar
 
@@ -43,10 +45,53 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+#: A child is waited for, once this process has run out of parts, twice as long as this process took
+#: over its own, and at least this long (``_handed_back``): it then holds one part at most, and no part
+#: is near as long as all the others together.
+CHILD_GRACE_SECONDS = 60.0
+
+
+def _memory_kib(path: str, fields: tuple[str, ...]) -> dict[str, int]:
+    found: dict[str, int] = {}
+    try:
+        with open(path, encoding="ascii") as lines:
+            for line in lines:
+                name, _, value = line.partition(":")
+                if name in fields:
+                    found[name] = int(value.split()[0])
+    except (OSError, ValueError):
+        pass
+    return found
+
+
+def children_memory_allows(wanted: int) -> int:
+    """How many of `wanted` children the memory left allows. A child shares this process's memory
+    until it touches it, and reading the facts touches most of it (reference counts): on the
+    20,000-page and 200,000-page audits a child ended with 65 % and 87 % of the parent's memory of its
+    own (bench/RESULTS.md). So each child counts as this process's resident size, against what the
+    kernel says is available; where neither is known (not Linux), the memory is not asked."""
+    resident = _memory_kib("/proc/self/status", ("VmRSS",)).get("VmRSS")
+    available = _memory_kib("/proc/meminfo", ("MemAvailable",)).get("MemAvailable")
+    if not resident or available is None:
+        return wanted
+    allowed = min(wanted, available // resident)
+    if allowed < wanted:
+        logger.info(
+            "The audit is shared with %d forked process%s instead of %d: each may copy up to this "
+            "process's %d MiB, and %d MiB are available",
+            allowed, "" if allowed == 1 else "es", wanted, resident // 1024, available // 1024,
+        )
+    return allowed
+
+
 def run_shared(count: int, run: Callable[[int], T], processes: int) -> list[T]:
     """``[run(part) for part in range(count)]``, with ``processes - 1`` forked children taking parts
-    beside this process. Falls back to this process alone where fork is unavailable."""
+    beside this process, as many as the memory left allows (``children_memory_allows``). Falls back
+    to this process alone where fork is unavailable."""
     if not hasattr(os, "fork") or count > MAX_PARTS:
+        return [run(part) for part in range(count)]
+    children_wanted = children_memory_allows(min(processes, count) - 1)
+    if children_wanted < 1:
         return [run(part) for part in range(count)]
     parts_in, parts_out = os.pipe()
     try:
@@ -63,7 +108,8 @@ def run_shared(count: int, run: Callable[[int], T], processes: int) -> list[T]:
     unfreeze = gc.get_freeze_count() == 0
     gc.freeze()
     try:
-        for _ in range(min(processes, count) - 1):
+        started = time.monotonic()
+        for _ in range(children_wanted):
             results_in, results_out = os.pipe()
             pid = os.fork()
             if pid == 0:
@@ -73,8 +119,9 @@ def run_shared(count: int, run: Callable[[int], T], processes: int) -> list[T]:
             children[pid] = results_in
         for part in _taken(parts_in):
             done[part] = run(part)
+        deadline = time.monotonic() + max(CHILD_GRACE_SECONDS, 2 * (time.monotonic() - started))
         for pid in list(children):
-            handed, how = _handed_back(pid, children.pop(pid))
+            handed, how = _handed_back(pid, children.pop(pid), deadline)
             done.update(handed)
             if how:
                 ended.append(f"process {pid} {how}")
@@ -126,11 +173,20 @@ def _child(parts_in: int, results_out: int, run: Callable[[int], T]) -> None:
         os._exit(status)
 
 
-def _handed_back(pid: int, results_in: int) -> tuple[dict[int, T], str]:
-    """What a child handed back (its parts' results), and how it ended if not well ("" if well)."""
+def _handed_back(pid: int, results_in: int, deadline: float) -> tuple[dict[int, T], str]:
+    """What a child handed back (its parts' results), and how it ended if not well ("" if well). A
+    child still silent at `deadline` is stuck (a lock its parent's threads held at the fork, say): it
+    is killed, and its parts are run again here, never waited for without end."""
     try:
         chunks = []
-        while chunk := os.read(results_in, 1 << 20):
+        while True:
+            if not select.select([results_in], [], [], max(0.0, deadline - time.monotonic()))[0]:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return {}, "handed nothing back in time and was stopped"
+            chunk = os.read(results_in, 1 << 20)
+            if not chunk:
+                break
             chunks.append(chunk)
     finally:
         os.close(results_in)

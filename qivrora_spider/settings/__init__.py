@@ -177,8 +177,9 @@ QIVRORA_ALLOW_PRIVATE = False
 QIVRORA_GC_THRESHOLD = 10_000
 #: Processes that share the audit (this one and forked children, at most one per core it may use):
 #: the audit runs at the end, when the crawl leaves the other cores idle. 2 by default: most of what
-#: two give (the audit's shared index is built once, before the fork); each child may copy part of
-#: the facts' memory as it reads them. 1 audits in this process alone.
+#: two give (the audit's shared index is built once, before the fork); each child may copy most of
+#: the facts' memory as it reads them, so no more are forked than the memory available holds
+#: (``audit.processes``). 1 audits in this process alone.
 QIVRORA_AUDIT_PROCESSES = 2
 
 # Rendering (-a render=1): HTML pages also go through headless Chromium (qivrora_spider.rendering).
