@@ -19,7 +19,7 @@ from qivrora_spider.audit import AuditContext, audit, audit_beside
 from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.audit.core.url_segments import site_segments
 from qivrora_spider.audit import processes
-from qivrora_spider.audit.processes import run_shared
+from qivrora_spider.audit.processes import cgroup_room_kib, run_shared
 from qivrora_spider.extensions.audit import audit_processes
 from scrapy.settings import Settings
 
@@ -129,6 +129,26 @@ def test_no_child_is_forked_where_the_memory_left_would_not_hold_its_copy(
     before = len(_forks)
     assert run_shared(4, lambda part: part, processes=2) == [0, 1, 2, 3]
     assert len(_forks) == before, "a child was forked without the memory for it"
+
+
+def test_the_room_a_container_leaves_is_its_memory_cgroups_least(tmp_path: Path) -> None:
+    def cgroup(folder: Path, limit: str, usage: int, v1: bool) -> None:
+        folder.mkdir(parents=True, exist_ok=True)
+        names = ("memory.limit_in_bytes", "memory.usage_in_bytes") if v1 else ("memory.max", "memory.current")
+        (folder / names[0]).write_text(limit + "\n")
+        (folder / names[1]).write_text(f"{usage}\n")
+
+    gib = 2**30
+    cgroup(tmp_path, "max", 50 * gib, v1=False)  # the machine: no limit
+    cgroup(tmp_path / "kubepods" / "pod1", str(8 * gib), 5 * gib, v1=False)  # the pod: 3 GiB left
+    cgroup(tmp_path / "kubepods" / "pod1" / "crawler", "max", 5 * gib, v1=False)
+    assert cgroup_room_kib(tmp_path, "0::/kubepods/pod1/crawler\n") == 3 * 2**20
+    assert cgroup_room_kib(tmp_path, "0::/\n") is None, "no limit set: the machine's memory decides"
+
+    v1 = tmp_path / "v1"
+    cgroup(v1 / "memory", "9223372036854771712", 40 * gib, v1=True)
+    cgroup(v1 / "memory" / "docker" / "abc", str(4 * gib), 3 * gib, v1=True)
+    assert cgroup_room_kib(v1, "4:memory:/docker/abc\n3:cpuset:/\n") == 2**20
 
 
 @pytest.fixture(scope="module")

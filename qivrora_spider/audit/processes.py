@@ -25,6 +25,7 @@ import select
 import signal
 import time
 import warnings
+from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
 logger = logging.getLogger(__name__)
@@ -64,16 +65,62 @@ def _memory_kib(path: str, fields: tuple[str, ...]) -> dict[str, int]:
     return found
 
 
+#: Where a memory cgroup sets no limit, the kernel writes "max" (v2) or a number near 2**63 (v1).
+_NO_LIMIT = 2**60
+
+
+def _number(path: Path) -> int | None:
+    try:
+        return int(path.read_text().strip())
+    except (OSError, ValueError):  # absent, or "max"
+        return None
+
+
+def cgroup_room_kib(root: Path = Path("/sys/fs/cgroup"), membership: str | None = None) -> int | None:
+    """KiB the memory cgroups of this process still allow: the least, along its cgroup and those above
+    it, of limit less usage; None where no limit is set or none can be read. A container's limit is
+    not in /proc/meminfo, which tells the whole machine's memory: forking a child that copies the
+    facts past the limit would have the kernel kill a process of the crawl."""
+    if membership is None:
+        try:
+            membership = Path("/proc/self/cgroup").read_text(encoding="ascii")
+        except OSError:
+            return None
+    room: int | None = None
+    for line in membership.splitlines():
+        _, controllers, path = line.split(":", 2)
+        if controllers == "":
+            base, limit_file, usage_file = root, "memory.max", "memory.current"
+        elif "memory" in controllers.split(","):
+            base, limit_file, usage_file = root / "memory", "memory.limit_in_bytes", "memory.usage_in_bytes"
+        else:
+            continue
+        folder = base / path.lstrip("/")
+        while True:
+            limit, usage = _number(folder / limit_file), _number(folder / usage_file)
+            if limit is not None and usage is not None and limit < _NO_LIMIT:
+                left = max(0, limit - usage) // 1024
+                room = left if room is None else min(room, left)
+            if folder == base or base not in folder.parents:
+                break
+            folder = folder.parent
+    return room
+
+
 def children_memory_allows(wanted: int) -> int:
     """How many of `wanted` children the memory left allows. A child shares this process's memory
     until it touches it, and reading the facts touches most of it (reference counts): on the
     20,000-page and 200,000-page audits a child ended with 65 % and 87 % of the parent's memory of its
     own (bench/RESULTS.md). So each child counts as this process's resident size, against what the
-    kernel says is available; where neither is known (not Linux), the memory is not asked."""
+    kernel says is available, within the limit of the process's memory cgroup where it has one (a
+    container's); where neither is known (not Linux), the memory is not asked."""
     resident = _memory_kib("/proc/self/status", ("VmRSS",)).get("VmRSS")
     available = _memory_kib("/proc/meminfo", ("MemAvailable",)).get("MemAvailable")
     if not resident or available is None:
         return wanted
+    room = cgroup_room_kib()
+    if room is not None:
+        available = min(available, room)
     allowed = min(wanted, available // resident)
     if allowed < wanted:
         logger.info(
