@@ -134,17 +134,20 @@ class AuditContext:
         return index
 
     @cached_property
-    def _usable(self) -> dict[str, list[Annotation]]:
+    def _partly_usable(self) -> dict[str, list[Annotation]]:
+        """The usable annotations of the URLs that have some that are not (an empty list where none
+        is). Most pages have only usable annotations: they are read from ``annotations`` itself, and a
+        million-page site does not hold a second map of every URL."""
         found = {}
         for url, listed in self.annotations.items():
             usable = [a for a in listed if is_usable(a)]
-            if usable:
-                # Most pages have only usable annotations: share their list instead of a copy.
-                found[url] = listed if len(usable) == len(listed) else usable
+            if len(usable) != len(listed):
+                found[url] = usable
         return found
 
     def usable_annotations(self, url: str) -> list[Annotation]:
-        return self._usable.get(url, [])
+        partly = self._partly_usable.get(url)
+        return partly if partly is not None else self.annotations.get(url, [])
 
     def pair(self, url: str, target: str) -> list[Annotation]:
         """Every annotation of `url` naming `target`, in SOURCE_ORDER then reading order.
@@ -171,8 +174,10 @@ class AuditContext:
         """Nodes are URLs; an edge u -> v holds the canonical hreflang values u gives v."""
         graph = HreflangGraph()
         add_edge = graph.add_edge
-        for url, usable in self._usable.items():
-            for annotation in usable:
+        partly_usable = self._partly_usable
+        for url, listed in self.annotations.items():
+            usable = partly_usable.get(url)
+            for annotation in listed if usable is None else usable:
                 add_edge(url, annotation.url, canonical_hreflang(annotation.hreflang))  # type: ignore[arg-type]
         return graph
 
