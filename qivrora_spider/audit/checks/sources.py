@@ -17,7 +17,7 @@ from typing import Iterator
 
 from ...extract.hreflang_values import canonical_hreflang
 from ...facts import Annotation
-from ..core.context import SOURCE_ORDER, AuditContext, is_usable, page_part, places
+from ..core.context import SOURCE_ORDER, AuditContext, page_part, places
 from ..core.registry import Hit, check
 
 #: How many differences a message spells out before it counts the rest.
@@ -27,12 +27,11 @@ MAX_LISTED = 3
 Mapping = dict[str, dict[str, str]]
 
 
-def _by_source(annotations: list[Annotation]) -> dict[str, tuple[list[Annotation], Mapping]]:
+def _by_source(usable: list[Annotation]) -> dict[str, tuple[list[Annotation], Mapping]]:
     """source -> (its usable annotations, for a message's ``places``; the same by value), SOURCE_ORDER."""
     found: dict[str, list[Annotation]] = {}
-    for annotation in annotations:
-        if is_usable(annotation):
-            found.setdefault(page_part(annotation.source), []).append(annotation)
+    for annotation in usable:
+        found.setdefault(page_part(annotation.source), []).append(annotation)
     by_source = {}
     for source in sorted(found, key=lambda s: SOURCE_ORDER.get(s, len(SOURCE_ORDER))):
         mapping: Mapping = {}
@@ -108,7 +107,7 @@ def sources_conflict(ctx: AuditContext) -> Iterator[Hit]:
     for url, found in ctx.annotations.items():
         if len({page_part(a.source) for a in found}) < 2:
             continue
-        sources = _by_source(found)
+        sources = _by_source(ctx.usable_annotations(url))
         if len(sources) < 2:
             continue
         (_, (ref_annotations, reference)), *others = sources.items()
