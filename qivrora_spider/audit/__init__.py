@@ -7,7 +7,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from ..findings import Finding
 from . import checks  # noqa: F401  (registers every check)
-from .core.cluster_graph import cluster_graph
+from .core.cluster_graph import cluster_graphs
 from .core.context import AuditContext
 from .core.fact_store import FactStore
 from .core.registry import CHECKS, SEVERITIES, Check, Hit
@@ -131,10 +131,9 @@ class AuditParts:
                 self._add(found, check, check.run(self.context))  # type: ignore[call-arg]
             return found
         # Each cluster's graph is built once for all the cluster checks, and dropped before the next one.
-        for cluster, members in self.runs[part - len(self.site)]:
-            graph = cluster_graph(self.context, cluster, members)
+        for graph in cluster_graphs(self.context, self.runs[part - len(self.site)]):
             for check in self.per_cluster:
-                self._add(found, check, check.run(self.context, graph), cluster)  # type: ignore[call-arg]
+                self._add(found, check, check.run(self.context, graph), graph.cluster)  # type: ignore[call-arg]
         return found
 
     def _add(self, found: list[Finding], check: Check, hits: Iterable[Hit], cluster: str | None = None) -> None:

@@ -135,9 +135,8 @@ def run_shared(count: int, run: Callable[[int], T], processes: int) -> list[T]:
     """``[run(part) for part in range(count)]``, with ``processes - 1`` forked children taking parts
     beside this process, as many as the memory left allows (``children_memory_allows``). Falls back
     to this process alone where fork is unavailable."""
-    if not hasattr(os, "fork") or count > MAX_PARTS:
-        return [run(part) for part in range(count)]
-    children_wanted = children_memory_allows(min(processes, count) - 1)
+    forkable = hasattr(os, "fork") and count <= MAX_PARTS
+    children_wanted = children_memory_allows(min(processes, count) - 1) if forkable else 0
     if children_wanted < 1:
         return [run(part) for part in range(count)]
     parts_in, parts_out = os.pipe()

@@ -19,7 +19,7 @@ The graph is the cluster as search engines count it:
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import networkx as nx
 
@@ -88,7 +88,10 @@ def cluster_graph(ctx: AuditContext, cluster: str, members: list[str]) -> Cluste
     return graph
 
 
-def cluster_graphs(ctx: AuditContext) -> Iterator[ClusterGraph]:
-    """Each cluster's graph in turn, in cluster order; only one is alive at a time."""
-    for cluster, members in ctx.clusters.items():
+def cluster_graphs(
+    ctx: AuditContext, clusters: Iterable[tuple[str, list[str]]] | None = None
+) -> Iterator[ClusterGraph]:
+    """Each cluster's graph in turn (of `clusters`, a run of ``ctx.clusters``' items; all of them by
+    default), in cluster order; only one is alive at a time."""
+    for cluster, members in ctx.clusters.items() if clusters is None else clusters:
         yield cluster_graph(ctx, cluster, members)
