@@ -16,7 +16,7 @@ from scrapy.utils.conf import build_component_list
 from scrapy.utils.misc import load_object
 
 from ..compat.scrapy import KeepsCrawler
-from ..extensions.audit import audit_processes, audit_settings, segment_settings
+from ..extensions.audit import AuditOptions
 from ..facts import FACT_TYPES
 from ..feeds.exporters import exported_items
 from ..findings import at_or_above, fail_on_level, fail_on_segment
@@ -66,9 +66,7 @@ class Command(KeepsCrawler, ScrapyCrawl):
         try:
             self._fail_on = fail_on(self.settings)
             self._fail_on_segment = fail_on_segment(self.settings.get("QIVRORA_FAIL_ON"))
-            audit_settings(self.settings)
-            audit_processes(self.settings)
-            segment_settings(self.settings)
+            AuditOptions.from_settings(self.settings)
             CrawlHistory(self.settings)
             addon_settings(self.settings)
             if args and args[0] == "hreflang":

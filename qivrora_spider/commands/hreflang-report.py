@@ -19,11 +19,11 @@ from scrapy.exceptions import UsageError
 from scrapy.utils.conf import feed_process_params_from_cli
 from scrapy.utils.misc import load_object
 
-from ..audit import AuditContext, audit_beside
+from ..audit import AuditContext
 from ..audit.core.fact_store import FactStore
-from ..audit.core.url_segments import segment_of, site_segments
+from ..audit.core.url_segments import segment_of
 from ..catalogue import docs_url
-from ..extensions.audit import audit_processes, audit_settings, segment_settings, summary
+from ..extensions.audit import AuditOptions, summary
 from ..fact_lines import read_facts
 from ..feeds.exporters import JUnitExporter, write_items
 from ..findings import at_or_above, fail_on_segment
@@ -63,9 +63,7 @@ class Command(ScrapyCommand):
         try:
             level = fail_on(self.settings)
             gated = fail_on_segment(self.settings.get("QIVRORA_FAIL_ON"))
-            severity, disabled = audit_settings(self.settings)
-            processes = audit_processes(self.settings)
-            given = segment_settings(self.settings)
+            options = AuditOptions.from_settings(self.settings)
             store = FactStore()
             for name in args:
                 with open(name, encoding="utf-8") as lines:
@@ -80,10 +78,7 @@ class Command(ScrapyCommand):
             self.exitcode = USAGE_ERROR
             return
         context = AuditContext(store)
-        findings, (segments,) = audit_beside(
-            context, (lambda context: site_segments(context, given),),
-            severity=severity, disable=disabled, processes=processes,
-        )
+        findings, segments = options.audit(context)
         run = verdict(context)
         findings = run.handed_out(findings)
         outcome = RunOutcome(run.audited, list(run.lines), [str(segment) for segment in segments])

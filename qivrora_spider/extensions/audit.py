@@ -13,6 +13,7 @@ import json
 import logging
 import time
 from collections import Counter
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from scrapy import Request, Spider, signals
@@ -77,6 +78,31 @@ def segment_settings(settings: Any) -> tuple[Segment, ...]:
     return parse_segments(settings.getlist("QIVRORA_SEGMENTS"))
 
 
+@dataclass(frozen=True)
+class AuditOptions:
+    """What the settings ask of an audit, checked once (ValueError names a wrong one): by the crawl
+    command before the crawl starts, by the crawl's audit, and by ``hreflang-report``."""
+
+    severity: dict[str, str]
+    disabled: set[str]
+    processes: int
+    given_segments: tuple[Segment, ...]
+
+    @classmethod
+    def from_settings(cls, settings: Any) -> AuditOptions:
+        severity, disabled = audit_settings(settings)
+        return cls(severity, disabled, audit_processes(settings), segment_settings(settings))
+
+    def audit(self, context: AuditContext) -> tuple[list[Finding], tuple[Segment, ...]]:
+        """The findings, and the segments the summary counts by (given, or learned beside the audit)."""
+        given = self.given_segments
+        findings, (segments,) = audit_beside(
+            context, (lambda context: site_segments(context, given),),
+            severity=self.severity, disable=self.disabled, processes=self.processes,
+        )
+        return findings, segments
+
+
 class AuditExtension:
     def __init__(self, crawler: Crawler) -> None:
         self.crawler = crawler
@@ -84,9 +110,7 @@ class AuditExtension:
         self.findings: list[Finding] | None = None
         self.context: AuditContext | None = None
         self.verdict = Verdict()
-        self.severity, self.disabled = audit_settings(crawler.settings)
-        self.processes = audit_processes(crawler.settings)
-        self.given_segments = segment_settings(crawler.settings)
+        self.options = AuditOptions.from_settings(crawler.settings)
         #: The segments the summary, the report and JUnit count by: given, or learned from the clusters.
         self.segments: tuple[Segment, ...] = ()
         self.history = CrawlHistory(crawler.settings)
@@ -140,11 +164,7 @@ class AuditExtension:
         previous = self.history.load_previous(crawl_info) if crawl_info is not None else None
         started = time.perf_counter()
         self.context = AuditContext(self.store, previous=previous)
-        given = self.given_segments
-        findings, (self.segments,) = audit_beside(
-            self.context, (lambda context: site_segments(context, given),),
-            severity=self.severity, disable=self.disabled, processes=self.processes,
-        )
+        findings, self.segments = self.options.audit(self.context)
         seconds = time.perf_counter() - started
         logger.info("Audit done in %.1f s: %d findings to hand out", seconds, len(findings))
         self.findings = self._judge_run(self.context, findings)
