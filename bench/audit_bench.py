@@ -22,6 +22,7 @@ from typing import Any
 
 from qivrora_spider.audit import audit
 from qivrora_spider.audit.core.fact_store import FactStore
+from qivrora_spider.audit.processes import proc_kib
 from qivrora_spider.extract.text_language import decode_blocks
 from qivrora_spider.facts import Annotation, Canonical, CrawlInfo, Page
 
@@ -33,13 +34,7 @@ BASE_URL = "https://bench.example"
 
 def memory_kib() -> dict[str, int]:
     """Current (VmRSS) and peak (VmHWM) resident memory of this process, in KiB."""
-    found: dict[str, int] = {}
-    with open("/proc/self/status", encoding="ascii") as status:
-        for line in status:
-            name, _, value = line.partition(":")
-            if name in ("VmRSS", "VmHWM"):
-                found[name] = int(value.split()[0])
-    return found
+    return proc_kib("/proc/self/status", ("VmRSS", "VmHWM"))
 
 
 #: Blocks a crawl of the site keeps of a page's main text (bench/hl503_blocks.py: 31 a page, 6 of them

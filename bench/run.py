@@ -44,6 +44,7 @@ if str(ROOT) not in sys.path:  # run as `python bench/run.py`: the `bench` packa
 from bench.generate_site import SiteModel, add_options, options_from, write_site  # noqa: E402
 from bench.serve import free_port, serve  # noqa: E402
 from bench.stats import stats_flags  # noqa: E402
+from qivrora_spider.audit.processes import proc_kib  # noqa: E402
 
 #: The speed overrides of the issue: the same for every crawl (bare_spider.FAST_SETTINGS matches).
 CRAWL_FLAGS = (
@@ -97,14 +98,7 @@ class Run:
 
 def hiwater_kib(pid: int) -> int:
     """The peak RSS of a running process (VmHWM), in KiB; 0 once it is gone."""
-    try:
-        with open(f"/proc/{pid}/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
+    return proc_kib(f"/proc/{pid}/status", ("VmHWM",)).get("VmHWM", 0)
 
 
 def run_measured(command: list[str], log: Path, timeout: float) -> Run:

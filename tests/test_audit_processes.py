@@ -121,7 +121,7 @@ def test_no_child_is_forked_where_the_memory_left_would_not_hold_its_copy(
     caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     measured = {"VmRSS": 2_000_000, "MemAvailable": 3_000_000}  # KiB: room for one copy, not three
-    monkeypatch.setattr(processes, "_memory_kib", lambda path, fields: {f: measured[f] for f in fields})
+    monkeypatch.setattr(processes, "proc_kib", lambda path, fields: {f: measured[f] for f in fields})
     with caplog.at_level(logging.INFO, logger="qivrora_spider.audit.processes"):
         assert processes.children_memory_allows(3) == 1
     assert "with 1 forked process instead of 3" in caplog.text and "2929 MiB are available" in caplog.text

@@ -52,7 +52,9 @@ def usable_cores() -> int:
 CHILD_GRACE_SECONDS = 60.0
 
 
-def _memory_kib(path: str, fields: tuple[str, ...]) -> dict[str, int]:
+def proc_kib(path: str, fields: tuple[str, ...]) -> dict[str, int]:
+    """Fields of a /proc file that counts in kB (``/proc/PID/status``, ``/proc/meminfo``), those present;
+    none where the file cannot be read (the process gone, not Linux)."""
     found: dict[str, int] = {}
     try:
         with open(path, encoding="ascii") as lines:
@@ -114,8 +116,8 @@ def children_memory_allows(wanted: int) -> int:
     own (bench/RESULTS.md). So each child counts as this process's resident size, against what the
     kernel says is available, within the limit of the process's memory cgroup where it has one (a
     container's); where neither is known (not Linux), the memory is not asked."""
-    resident = _memory_kib("/proc/self/status", ("VmRSS",)).get("VmRSS")
-    available = _memory_kib("/proc/meminfo", ("MemAvailable",)).get("MemAvailable")
+    resident = proc_kib("/proc/self/status", ("VmRSS",)).get("VmRSS")
+    available = proc_kib("/proc/meminfo", ("MemAvailable",)).get("MemAvailable")
     if not resident or available is None:
         return wanted
     room = cgroup_room_kib()
