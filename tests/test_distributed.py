@@ -57,6 +57,7 @@ from qivrora_spider.distributed.shared import (
 from qivrora_spider import outcome
 from qivrora_spider.fact_lines import fact_line
 from qivrora_spider.facts import CrawlInfo, Page, SitemapEntry
+from qivrora_spider.settings import QIVRORA_WORKER_TIMEOUT
 from qivrora_spider.spiders.hreflang import HreflangSpider
 
 from .conftest import ROOT, project_settings
@@ -79,10 +80,15 @@ def redis_url(tmp_path: Path) -> Iterator[str]:
         pytest.skip("Debian's redis-server package is not installed (.ci/run installs it)")
 
 
+def shared_crawl(server: Redis, name: str, **options: object) -> SharedCrawl:
+    """A worker's view of crawl `name`, counted out as a real one is: after the default timeout."""
+    return SharedCrawl(server, name, timeout=QIVRORA_WORKER_TIMEOUT, **options)  # type: ignore[arg-type]
+
+
 @contextmanager
 def two_workers(server: Redis, name: str) -> Iterator[tuple[SharedCrawl, SharedCrawl]]:
     """Two workers of crawl `name`, joined in this order (so the first is the reader), closed after."""
-    first, second = SharedCrawl(server, name), SharedCrawl(server, name)
+    first, second = shared_crawl(server, name), shared_crawl(server, name)
     first.join()
     second.join()
     try:
@@ -200,7 +206,7 @@ def test_a_robots_txt_one_worker_received_for_another_origin_is_taken_once_by_an
     """http:// to https://: the worker that first needs the target's rules, whichever, reads the response
     received rather than fetching the same URL again (test_crawl.py has the single crawl's)."""
     server = Redis.from_url(redis_url)
-    a, b = SharedCrawl(server, "redirected"), SharedCrawl(server, "redirected")
+    a, b = shared_crawl(server, "redirected"), shared_crawl(server, "redirected")
     url = "https://www.a.example/robots.txt"
     a.keep_robots_response(url, b"answer")
     assert a.take_robots_response("https://a.example/robots.txt") is None
@@ -237,7 +243,7 @@ def test_an_idle_worker_waits_until_nothing_is_queued_nobody_is_busy_and_no_stat
         a.depart()
         assert not server.exists(*(a.key(name) for name in ("requests", "dupefilter", "workers", "finished")))
 
-        late = SharedCrawl(server, "protocol")
+        late = shared_crawl(server, "protocol")
         late.join()
         assert not server.exists(a.key("facts")), "a worker after the end starts a new crawl"
         late.close(info)
@@ -323,7 +329,7 @@ def test_a_worker_asks_for_no_url_another_worker_has_queued(redis_url):
 def test_the_auditor_keeping_a_state_warns_of_pages_fetched_by_workers_without_fingerprints(tmp_path, caplog):
     """Workers fingerprint only where they keep a state, as a single crawl does."""
     stateful, stateless = (
-        SharedAuditExtension(get_crawler(settings_dict={"QIVRORA_SEVERITY": {}, "QIVRORA_STATE": state, "QIVRORA_OUTAGE_SHARE": 0.5}))
+        SharedAuditExtension(get_crawler(settings_dict={"QIVRORA_SEVERITY": {}, "QIVRORA_AUDIT_PROCESSES": 1, "QIVRORA_STATE": state, "QIVRORA_OUTAGE_SHARE": 0.5}))
         for state in (str(tmp_path / "state.sqlite"), "")
     )
     for extension in (stateful, stateless):
@@ -354,7 +360,7 @@ def test_when_the_reader_is_gone_another_worker_audits_and_reads_every_fact(redi
     server = Redis.from_url(redis_url)
     info = CrawlInfo(started="2026-11-01T00:00:00+00:00")
     facts = [CrawlInfo(started=f"2026-11-0{day}T00:00:00+00:00") for day in range(1, 3)]
-    other = SharedCrawl(server, "orphaned")
+    other = shared_crawl(server, "orphaned")
     # The reader started the crawl and stored a fact, then died.
     server.zadd(other.key("workers"), {b"reader:1:x": int(time.time())})
     server.rpush(other.key("facts"), fact_line(facts[0]))
@@ -413,7 +419,7 @@ def test_the_readers_store_takes_the_others_facts_as_its_own_arrive_and_the_othe
     server = Redis.from_url(redis_url)
     with two_workers(server, "store") as (reader, other):
         extension, others_extension = (
-            SharedAuditExtension(get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_STATE": "", "QIVRORA_OUTAGE_SHARE": 0.5}))
+            SharedAuditExtension(get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_AUDIT_PROCESSES": 1, "QIVRORA_STATE": "", "QIVRORA_OUTAGE_SHARE": 0.5}))
             for _ in range(2)
         )
         monkeypatch.setitem(SharedCrawl._of, extension.crawler, reader)
@@ -480,7 +486,7 @@ def test_shared_robots_rules_are_json_parsed_again_and_a_pickle_is_refused():
 def test_the_worker_that_holds_the_most_facts_audits_though_it_finished_first(redis_url):
     server = Redis.from_url(redis_url)
     info = CrawlInfo(started="2026-11-01T00:00:00+00:00")
-    most, fewer = SharedCrawl(server, "most"), SharedCrawl(server, "most")
+    most, fewer = shared_crawl(server, "most"), shared_crawl(server, "most")
     for worker, count in ((most, 3), (fewer, 1)):
         worker.join()
         for _ in range(count):
@@ -501,7 +507,7 @@ def test_the_worker_that_holds_the_most_facts_audits_though_it_finished_first(re
 def test_a_dead_worker_is_counted_out_after_its_heartbeat_stops(redis_url, caplog):
     server = Redis.from_url(redis_url)
     info = CrawlInfo(started="")
-    alive = SharedCrawl(server, "silence")
+    alive = shared_crawl(server, "silence")
     alive.join()
     try:
         server.zadd(alive.key("workers"), {b"dead:1:x": int(time.time())})
@@ -512,7 +518,7 @@ def test_a_dead_worker_is_counted_out_after_its_heartbeat_stops(redis_url, caplo
 
         server.zadd(alive.key("workers"), {b"dead:1:x": 1})  # nothing heard since 1970
         assert alive.robots("https://a.example") is True, "another worker fetches it"
-        other = SharedCrawl(server, "silence")
+        other = shared_crawl(server, "silence")
         other.join()
         assert other.robots("https://a.example") is False, "alive is fetching it"
         alive.share_robots("https://a.example", b"rules")
@@ -546,12 +552,12 @@ def test_what_a_dead_worker_held_goes_back_past_the_filter_and_an_acknowledged_r
 def test_a_worker_started_again_with_its_identity_hands_back_what_it_held_as_it_joins(redis_url, caplog):
     server = Redis.from_url(redis_url)
     info = CrawlInfo(started="")
-    first = SharedCrawl(server, "again", worker="w1")
+    first = shared_crawl(server, "again", worker="w1")
     first.join()
     first.exchange([("fp-1", 0, b"one", "")])
     assert first.exchange(take=1).taken == [(1, b"one")]
     # Killed: it never acknowledges. Started again under the same identity, before any timeout.
-    again = SharedCrawl(server, "again", worker="w1")
+    again = shared_crawl(server, "again", worker="w1")
     again.join()
     try:
         assert "Worker w1 held 1 requests when it stopped before" in caplog.text
@@ -566,18 +572,18 @@ def test_a_worker_started_again_with_its_identity_hands_back_what_it_held_as_it_
 def test_the_next_worker_resumes_a_crawl_whose_workers_all_died_and_starts_afresh_after_an_audit(redis_url):
     server = Redis.from_url(redis_url)
     info = CrawlInfo(started="")
-    dead = SharedCrawl(server, "resumed", worker="dead")
+    dead = shared_crawl(server, "resumed", worker="dead")
     dead.join()
     dead.exchange([("fp-1", 0, b"one", "https://a.example/1/")])
     server.zadd(dead.key("workers"), {b"dead": 1})
-    late = SharedCrawl(server, "resumed")
+    late = shared_crawl(server, "resumed")
     late.join()
     assert not late.reader and server.zrange(late.key("requests"), 0, -1) == [b"one"], "resumed"
     assert late.exchange(take=1).taken == [(1, b"one")]
     late.exchange(acknowledged=[1])
     assert late.idle() == DONE and late.leave(info) == AUDIT
     late.depart()
-    fresh = SharedCrawl(server, "resumed")
+    fresh = shared_crawl(server, "resumed")
     fresh.join()
     try:
         assert fresh.reader and not server.exists(fresh.key("facts")), "audited: a new crawl"
@@ -590,8 +596,8 @@ def test_a_worker_started_before_the_audit_takes_part_in_no_crawl_and_one_starte
 ):
     server = Redis.from_url(redis_url)
     info = CrawlInfo(started="")
-    slow = SharedCrawl(server, "late", worker="slow")  # started now, opens once the crawl is audited
-    auditor = SharedCrawl(server, "late", worker="w1")
+    slow = shared_crawl(server, "late", worker="slow")  # started now, opens once the crawl is audited
+    auditor = shared_crawl(server, "late", worker="w1")
     auditor.join()
     auditor.add_fact(info)
     auditor.store()
@@ -607,7 +613,7 @@ def test_a_worker_started_before_the_audit_takes_part_in_no_crawl_and_one_starte
 
     # A machine whose clock is an hour behind Redis's: started after the audit all the same.
     monkeypatch.setattr(shared, "time", SimpleNamespace(time=lambda: time.time() - 3600))
-    behind = SharedCrawl(server, "late")
+    behind = shared_crawl(server, "late")
     try:
         assert behind.join() and behind.reader and not server.exists(behind.key("facts")), "a new crawl"
     finally:
@@ -616,7 +622,7 @@ def test_a_worker_started_before_the_audit_takes_part_in_no_crawl_and_one_starte
 
     server.set(slow.key("audited"), "w1")  # as written before the mark had its time
     server.delete(slow.key("workers"))
-    old = SharedCrawl(server, "late", started=1.0)
+    old = shared_crawl(server, "late", started=1.0)
     try:
         assert old.join() and old.reader, "a mark without its time: a new crawl, as before"
     finally:
@@ -660,8 +666,8 @@ def test_the_auditor_says_which_urls_asked_for_lack_facts_and_leaves_out_entries
     redis_url, monkeypatch, caplog
 ):
     server = Redis.from_url(redis_url)
-    extension = SharedAuditExtension(get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_STATE": ""}))
-    worker = SharedCrawl(server, "complete")
+    extension = SharedAuditExtension(get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_AUDIT_PROCESSES": 1, "QIVRORA_STATE": ""}))
+    worker = shared_crawl(server, "complete")
     monkeypatch.setitem(SharedCrawl._of, extension.crawler, worker)
     asked = ["https://a.example/", "https://a.example/lost/", "https://a.example/sitemap.xml"]
     server.rpush(worker.key("asked"), *asked)
@@ -677,7 +683,7 @@ def test_the_auditor_says_which_urls_asked_for_lack_facts_and_leaves_out_entries
     errors = [record for record in caplog.records if record.levelname == "ERROR"]
     assert len(errors) == 1 and "2 URLs the crawl asked for have no facts" in errors[0].getMessage()
 
-    complete = SharedAuditExtension(get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_STATE": ""}))
+    complete = SharedAuditExtension(get_crawler(HreflangSpider, {"QIVRORA_SEVERITY": {}, "QIVRORA_AUDIT_PROCESSES": 1, "QIVRORA_STATE": ""}))
     monkeypatch.setitem(SharedCrawl._of, complete.crawler, worker)
     for url in asked:
         complete.store.add(Page(url, url, status=200))
@@ -697,7 +703,7 @@ def test_crawl_keys_name_the_site_and_hreflang_report_asks_for_one_when_redis_ho
 
     server = Redis.from_url(redis_url)
     for name, info in (("com", one), ("org", other)):
-        shared = SharedCrawl(server, name)
+        shared = shared_crawl(server, name)
         shared.add_fact(info)
         assert not server.exists(shared.key("facts")), "kept by the worker until it stores them"
         shared.store()

@@ -52,7 +52,7 @@ from scrapy_redis.scheduler import Scheduler
 
 from .codec import Refused, decode_request, encode_request
 from .. import outcome
-from .shared import REDIS_PATIENCE, SharedCrawl
+from .shared import SharedCrawl
 
 if TYPE_CHECKING:
     from redis import Redis
@@ -72,9 +72,6 @@ NETWORK = ("http", "https")
 TAKEN_AT_MOST = 8
 #: Requests found that a worker keeps at most before an exchange, whether it needs requests or not.
 FOUND_AT_MOST = 500
-#: Seconds between the polls of an idle worker (QIVRORA_IDLE_POLL): at the end, the workers agree
-#: that the crawl is done within a few polls, one Redis script each.
-IDLE_POLL = 0.05
 
 
 class SharedDupeFilter(RFPDupeFilter):
@@ -156,9 +153,7 @@ class SharedScheduler(Scheduler):
         crawler.signals.connect(scheduler.join, signal=signals.spider_opened)
         # The engine asks an idle spider again on this heartbeat; it starts after the scheduler is
         # built. Busy, the engine needs no heartbeat: every response wakes it.
-        crawler.engine._SLOT_HEARTBEAT_INTERVAL = crawler.settings.getfloat(  # type: ignore[union-attr]
-            "QIVRORA_IDLE_POLL", IDLE_POLL
-        )
+        crawler.engine._SLOT_HEARTBEAT_INTERVAL = crawler.settings.getfloat("QIVRORA_IDLE_POLL")  # type: ignore[union-attr]
         return scheduler
 
     def open(self, spider: Spider) -> None:
@@ -229,7 +224,7 @@ class SharedScheduler(Scheduler):
         if self.lost is not None:
             return
         self.lost = str(exc)
-        patience = self.crawler.settings.getfloat("QIVRORA_REDIS_PATIENCE", REDIS_PATIENCE)
+        patience = self.crawler.settings.getfloat("QIVRORA_REDIS_PATIENCE")
         reason = f"Redis did not answer for {patience:g} s (QIVRORA_REDIS_PATIENCE): {exc}"
         logger.error("%s; this worker stops", reason)
         outcome.record(self.stats, outcome.NOT_AUDITED, reason)

@@ -67,11 +67,7 @@ logger = logging.getLogger(__name__)
 
 #: Every Redis key of a crawl starts with ``qivrora:<crawl key>:``.
 PREFIX = "qivrora"
-#: Seconds without a heartbeat after which a worker counts as gone (QIVRORA_WORKER_TIMEOUT).
-WORKER_TIMEOUT = 60.0
-#: Seconds a worker waits for a Redis that does not answer (restarting) before it gives up
-#: (QIVRORA_REDIS_PATIENCE), and between two tries.
-REDIS_PATIENCE = 20.0
+#: Seconds between two tries of a Redis that does not answer (for QIVRORA_REDIS_PATIENCE seconds).
 REDIS_RETRY_EVERY = 0.5
 #: What a crawl key and a worker id may hold: they are part of Redis keys and of the `--key` users type.
 KEY_PATTERN = re.compile(r"[\w.:\[\]-]+")
@@ -205,7 +201,7 @@ def connect(settings: BaseSettings) -> Redis:
     when Redis does not answer: a Redis restarted with its append-only file is back in seconds, and
     the crawl goes on. Scripts are loaded again by redis-py when the restarted Redis lacks them."""
     server = get_redis_from_settings(settings)
-    patience = settings.getfloat("QIVRORA_REDIS_PATIENCE", REDIS_PATIENCE)
+    patience = settings.getfloat("QIVRORA_REDIS_PATIENCE")
     tries = max(1, round(patience / REDIS_RETRY_EVERY))
     server.set_retry(Retry(ConstantBackoff(REDIS_RETRY_EVERY), tries, supported_errors=(ConnectionError, TimeoutError)))
     return server
@@ -231,7 +227,7 @@ class SharedCrawl:
         server: Redis,
         name: str,
         *,
-        timeout: float = WORKER_TIMEOUT,
+        timeout: float,
         worker: str | None = None,
         started: float | None = None,
     ) -> None:
@@ -277,7 +273,7 @@ class SharedCrawl:
             shared = cls._of[crawler] = cls(
                 connect(settings),
                 crawl_key(settings, crawl),
-                timeout=settings.getfloat("QIVRORA_WORKER_TIMEOUT", WORKER_TIMEOUT),
+                timeout=settings.getfloat("QIVRORA_WORKER_TIMEOUT"),
                 worker=worker_id(settings),
                 started=worker_started(),
             )

@@ -63,7 +63,7 @@ def audit_settings(settings: Any) -> tuple[dict[str, str], set[str]]:
 def audit_processes(settings: Any) -> int:
     """QIVRORA_AUDIT_PROCESSES, checked (ValueError if wrong), capped by the cores this process may use."""
     try:
-        wanted = int(settings.get("QIVRORA_AUDIT_PROCESSES", 1))
+        wanted = int(settings.get("QIVRORA_AUDIT_PROCESSES"))
     except (TypeError, ValueError):
         wanted = 0
     if wanted < 1:

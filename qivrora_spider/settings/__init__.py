@@ -197,6 +197,26 @@ QIVRORA_RENDER_SETTLE = 0.5
 #: Resource types the browser does not fetch: nothing in them changes a <head>. "" loads everything.
 QIVRORA_RENDER_BLOCK = ["image", "media", "font"]
 
+# Distributed crawls: read by the add-on qivrora_spider.distributed.DistributedCrawl, which the
+# distributed profile (qivrora_spider.settings.distributed) enables, as -s ADDONS=... does.
+#: Names the crawl in Redis, so that several sites can be crawled with one Redis. "" makes one of the
+#: start URLs and scope (`example.com-<hash>`): workers run with the same command share one crawl.
+QIVRORA_CRAWL_KEY = ""
+#: Seconds without a heartbeat after which a worker counts as gone (killed, its machine lost): the
+#: others stop waiting for it, and the requests it held go back to the queue for them. What a death
+#: costs: the live workers finish at most this long (plus a few seconds) after it.
+QIVRORA_WORKER_TIMEOUT = 60.0
+#: This worker's identity in the crawl. "" makes a new one each run (host:pid:random). A worker
+#: started again under the identity it had takes back at once what it held, without waiting for
+#: QIVRORA_WORKER_TIMEOUT. Also read from the environment variable of the same name.
+QIVRORA_WORKER_ID = ""
+#: Seconds a worker keeps trying a Redis that does not answer (restarting) before it stops, with one
+#: line and exit status 3. Redis must keep its data across the restart (appendonly yes).
+QIVRORA_REDIS_PATIENCE = 20.0
+#: Seconds between the looks of a worker with nothing to do at the queue and at the other workers: the
+#: workers agree that the crawl is done within a few of them; each is one small Redis script.
+QIVRORA_IDLE_POLL = 0.05
+
 # No endpoint inside the crawl. Scrapy's telnet console and its remote control (an HTTP server, on by
 # default in Scrapy 2.19, that runs any Python code sent with a token it writes into a job file in
 # the user's profile) let whoever reaches the port, or reads the file, run code as the crawl: nobody
