@@ -9,6 +9,7 @@ import inspect
 import subprocess
 import sys
 from html.parser import HTMLParser
+from types import SimpleNamespace
 
 import pytest
 import pytest_twisted
@@ -196,6 +197,33 @@ def test_scrapy_downloader_keeps_its_slots_and_active_requests():
     slot.transferring.add(Request("https://example.com/b"))
     assert download_waits(Engine()) == DownloadWaits({"example.com": 0.25}, 1, 1)  # type: ignore[arg-type]
     assert download_waits(None) == DownloadWaits()
+
+
+def test_scrapy_engine_asks_an_idle_spider_on_its_slot_heartbeat():
+    from scrapy.core.engine import ExecutionEngine
+
+    assert ExecutionEngine._SLOT_HEARTBEAT_INTERVAL == 5.0
+    assert "heartbeat.start(self._SLOT_HEARTBEAT_INTERVAL)" in inspect.getsource(ExecutionEngine), (
+        "the engine no longer reads its idle heartbeat from _SLOT_HEARTBEAT_INTERVAL"
+    )
+
+
+def test_scrapy_engine_holds_requests_in_progress_in_its_slot():
+    from scrapy import Request
+    from scrapy.core.engine import ExecutionEngine, _Slot
+
+    from qivrora_spider.compat.scrapy import requests_in_progress
+
+    slot = _Slot(close_if_idle=True, nextcall=SimpleNamespace(schedule=print), scheduler=None)  # type: ignore[arg-type]
+    request = Request("https://example.com/")
+    slot.add_request(request)
+    engine = ExecutionEngine.__new__(ExecutionEngine)
+    engine._slot = slot
+    assert requests_in_progress(engine) == {request}
+    slot.remove_request(request)
+    assert requests_in_progress(engine) == set()
+    engine._slot = None
+    assert requests_in_progress(engine) == set() and requests_in_progress(None) == set()
 
 
 def test_scrapy_crawl_command_builds_its_crawler_in_create_crawler():

@@ -91,6 +91,20 @@ Entry: ``DirectItemSignal``
 
         Expected: about the 15 µs of ``send_catch_log`` with four receivers. Actual: about 47 µs.
 
+Entry: ``set_idle_heartbeat``
+    Relies on: ``ExecutionEngine._SLOT_HEARTBEAT_INTERVAL``, the seconds after which the engine asks an
+    idle spider for more work (read when the spider opens, ``open_spider``).
+    Tested with: Scrapy 2.19.0.
+    Test: tests/test_compat.py::test_scrapy_engine_asks_an_idle_spider_on_its_slot_heartbeat.
+    Remove when: Scrapy makes the interval a setting.
+
+Entry: ``requests_in_progress``
+    Relies on: ``ExecutionEngine._slot.inprogress``, the requests the engine holds from their download
+    until their callback's output is handled.
+    Tested with: Scrapy 2.19.0.
+    Test: tests/test_compat.py::test_scrapy_engine_holds_requests_in_progress_in_its_slot.
+    Remove when: Scrapy offers a public view of the requests in progress.
+
 Entry: ``KeepsCrawler``
     Relies on: ``BaseRunSpiderCommand._create_crawler(spidercls)``, through which ``scrapy crawl``
     builds its crawler.
@@ -312,6 +326,19 @@ def download_waits(engine: ExecutionEngine | None) -> DownloadWaits:
         sum(len(slot.queue) for _, slot in slots),
         sum(len(slot.transferring) for _, slot in slots),
     )
+
+
+def set_idle_heartbeat(engine: ExecutionEngine, seconds: float) -> None:
+    """Have `engine` ask its idle spider again every `seconds` (Scrapy's is 5 s), from the spider's
+    opening on: a worker of a shared crawl learns of new work, and of the crawl's end, only so."""
+    engine._SLOT_HEARTBEAT_INTERVAL = seconds
+
+
+def requests_in_progress(engine: ExecutionEngine | None) -> set[Request]:
+    """The requests `engine` holds from their download until their callback's output is handled; none
+    before the spider opens or after it closes."""
+    slot = engine._slot if engine is not None else None
+    return slot.inprogress if slot is not None else set()
 
 
 class KeepsCrawler:

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from redis.exceptions import RedisError
 from scrapy import Request, signals
 from scrapy.exceptions import CloseSpider
-from scrapy.utils.defer import _schedule_coro
+from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy_redis.dupefilter import RFPDupeFilter
@@ -52,9 +52,11 @@ from scrapy_redis.scheduler import Scheduler
 
 from .codec import Refused, decode_request, encode_request
 from .. import outcome
+from ..compat.scrapy import requests_in_progress, set_idle_heartbeat
 from .shared import SharedCrawl
 
 if TYPE_CHECKING:
+    from twisted.internet.defer import Deferred
     from redis import Redis
     from scrapy import Spider
     from scrapy.crawler import Crawler
@@ -142,6 +144,8 @@ class SharedScheduler(Scheduler):
         self.leases: dict[Request, int] = {}
         #: Why Redis was given up on (``redis_lost``), or None.
         self.lost: str | None = None
+        #: The closing this scheduler asked for (``_close_spider``), once it has.
+        self.closing: Deferred[None] | None = None
         #: Leases of entries refused (not requests of this crawl): acknowledged, so dropped, next time.
         self.refused: list[int] = []
         self.shared.frontier = self
@@ -153,7 +157,7 @@ class SharedScheduler(Scheduler):
         crawler.signals.connect(scheduler.join, signal=signals.spider_opened)
         # The engine asks an idle spider again on this heartbeat; it starts after the scheduler is
         # built. Busy, the engine needs no heartbeat: every response wakes it.
-        crawler.engine._SLOT_HEARTBEAT_INTERVAL = crawler.settings.getfloat("QIVRORA_IDLE_POLL")  # type: ignore[union-attr]
+        set_idle_heartbeat(crawler.engine, crawler.settings.getfloat("QIVRORA_IDLE_POLL"))  # type: ignore[arg-type]
         return scheduler
 
     def open(self, spider: Spider) -> None:
@@ -173,7 +177,7 @@ class SharedScheduler(Scheduler):
             logger.error("Redis cannot be reached (REDIS_URL): %s", exc)
             raise CloseSpider("redis_unreachable") from None
         if not joined:  # its crawl was audited while it started: it ends as a worker that did not audit
-            _schedule_coro(self.crawler.engine.close_spider_async(reason="finished"))  # type: ignore[union-attr]
+            self._close_spider("finished")
             return
         if len(self.queue):
             logger.info("Joining a crawl under way: %d requests queued", len(self.queue))
@@ -228,18 +232,23 @@ class SharedScheduler(Scheduler):
         reason = f"Redis did not answer for {patience:g} s (QIVRORA_REDIS_PATIENCE): {exc}"
         logger.error("%s; this worker stops", reason)
         outcome.record(self.stats, outcome.NOT_AUDITED, reason)
-        _schedule_coro(self.crawler.engine.close_spider_async(reason="redis_unreachable"))  # type: ignore[union-attr]
+        self._close_spider("redis_unreachable")
+
+    def _close_spider(self, reason: str) -> None:
+        """Close the spider from outside a callback; kept, so that the closing is not collected
+        midway, and logged should it fail."""
+        self.closing = deferred_from_coro(self.crawler.engine.close_spider_async(reason=reason))  # type: ignore[union-attr]
+        self.closing.addErrback(lambda failure: logger.error("Closing the spider failed: %s", failure.value))
 
     def flush(self) -> int:
         self.exchange(0)
         return len(self.leases) + len(self.taken)
 
     def finished(self) -> list[int]:
-        """The leases of the requests the engine is done with: out of its slot (``_slot.inprogress``
-        holds a request from its download until its callback's output is handled), so their facts
-        and the requests they found are with this worker."""
-        slot = self.crawler.engine._slot  # type: ignore[union-attr]
-        working = slot.inprogress if slot is not None else set()
+        """The leases of the requests the engine is done with: no longer in progress (the engine holds a
+        request from its download until its callback's output is handled), so their facts and the
+        requests they found are with this worker."""
+        working = requests_in_progress(self.crawler.engine)
         return [lease for request, lease in self.leases.items() if request not in working]
 
     def exchange(self, take: int) -> None:
