@@ -48,7 +48,7 @@ def test_every_compat_entry_states_its_reliance_versions_test_and_removal(path):
 
 def test_compat_is_a_package_of_one_module_per_library():
     libraries = {path.stem for path in COMPAT.glob("[!_]*.py")}
-    assert libraries == {"cpython", "html_parser", "scrapy", "scrapy_playwright", "twisted"}
+    assert libraries == {"cpython", "html_parser", "scrapy", "scrapy_playwright", "scrapy_redis", "twisted"}
     assert compat.__doc__
 
 
@@ -92,6 +92,17 @@ def test_twisted_pool_private_api_is_there():
     assert callable(HTTPConnectionPool._putConnection)
     assert isinstance(pool._connections, dict) and isinstance(pool._timeouts, dict)
     assert pool._factory is not None
+
+
+def test_twisted_http_client_parser_bounds_header_lines_by_max_length():
+    from twisted.protocols.basic import LineReceiver
+    from twisted.web._newclient import HTTPClientParser
+
+    from qivrora_spider.compat.twisted import MAX_HEADER_LINE, allow_long_header_lines
+
+    assert issubclass(HTTPClientParser, LineReceiver) and "MAX_LENGTH" in vars(LineReceiver)
+    allow_long_header_lines()
+    assert HTTPClientParser.MAX_LENGTH >= MAX_HEADER_LINE
 
 
 # -- scrapy ----------------------------------------------------------------------------------------
@@ -232,6 +243,17 @@ def test_scrapy_crawl_command_builds_its_crawler_in_create_crawler():
 
     assert "_create_crawler" in BaseRunSpiderCommand.__dict__
     assert "_create_crawler(" in inspect.getsource(Command.run), "scrapy crawl builds its crawler there"
+
+
+# -- scrapy-redis ----------------------------------------------------------------------------------
+
+
+def test_scrapy_redis_priority_queue_writes_and_reads_through_its_hooks():
+    from scrapy_redis.queue import PriorityQueue
+
+    push, pop = inspect.getsource(PriorityQueue.push), inspect.getsource(PriorityQueue.pop)
+    assert "self._encode_request(request)" in push, "push no longer encodes through _encode_request"
+    assert "self._decode_request(" in pop, "pop no longer decodes through _decode_request"
 
 
 # -- scrapy-playwright -----------------------------------------------------------------------------

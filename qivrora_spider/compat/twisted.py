@@ -1,4 +1,5 @@
-"""Twisted: a connection pool that never hands out a connection being closed.
+"""Twisted: a connection pool that never hands out a connection being closed, and response header
+lines as long as a browser reads.
 
 Entry: ``ReusableOnlyPool``
     Relies on: ``twisted.web.client.HTTPConnectionPool``'s private ``_putConnection``,
@@ -11,7 +12,21 @@ Entry: ``ReusableOnlyPool``
     Remove when: that reproduction fails on Twisted's own pool (Twisted no longer pools a connection
     whose transport is disconnecting).
 
-Upstream bug, as it would be reported to Twisted:
+Entry: ``allow_long_header_lines``
+    Relies on: ``twisted.web._newclient.HTTPClientParser``, a ``LineReceiver`` whose class attribute
+    ``MAX_LENGTH`` (16 KiB) bounds each response header line; a longer one drops the connection.
+    Tested with: Twisted 26.10.0.
+    Test: tests/test_compat.py::test_twisted_http_client_parser_bounds_header_lines_by_max_length.
+    Remove when: Twisted's HTTP client takes the limit as an argument (Scrapy could then pass it).
+
+    Why: a `Link` header carrying the hreflang alternates of a site in 150 languages is longer than
+    16 KiB, and the audit would report a server that drops the connection (HL404) where a browser
+    reads the page. Chrome accepts 256 KiB of response headers, so a line is read up to that; a
+    longer one still ends the connection, as it does in a browser. The limit is a class attribute,
+    so raising it applies to the whole process (a crawl is one process under ``qivrora``,
+    ``scrapy crawl`` and Scrapyd alike); it is only ever raised, never lowered.
+
+Upstream bug of ``ReusableOnlyPool``, as it would be reported to Twisted:
 
     Title: HTTPConnectionPool puts back, and hands out, a connection that is being closed.
 
@@ -43,12 +58,24 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Hashable
 
+from twisted.web import _newclient
 from twisted.web.client import HTTPConnectionPool
 
 if TYPE_CHECKING:
     from twisted.internet.defer import Deferred
     from twisted.internet.interfaces import IStreamClientEndpoint
     from twisted.web._newclient import HTTP11ClientProtocol
+
+#: Longest response header line read, in bytes: Chrome's limit for all of a response's headers.
+MAX_HEADER_LINE = 256 * 1024
+
+
+def allow_long_header_lines(limit: int = MAX_HEADER_LINE) -> None:
+    """Read response header lines up to `limit` bytes in this process (``allow_long_header_lines``
+    above: a `Link` header listing many alternates is longer than Twisted's 16 KiB)."""
+    parser = _newclient.HTTPClientParser
+    if parser.MAX_LENGTH < limit:
+        parser.MAX_LENGTH = limit
 
 
 def closing(connection: Any) -> bool:

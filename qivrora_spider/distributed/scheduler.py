@@ -47,12 +47,12 @@ from scrapy.utils.defer import deferred_from_coro
 from scrapy.utils.httpobj import urlparse_cached
 from scrapy.utils.misc import build_from_crawler, load_object
 from scrapy_redis.dupefilter import RFPDupeFilter
-from scrapy_redis.queue import PriorityQueue
 from scrapy_redis.scheduler import Scheduler
 
 from .codec import Refused, decode_request, encode_request
 from .. import outcome
 from ..compat.scrapy import requests_in_progress, set_idle_heartbeat
+from ..compat.scrapy_redis import PriorityQueueWithCodec
 from .shared import SharedCrawl
 
 if TYPE_CHECKING:
@@ -112,14 +112,14 @@ class SharedDupeFilter(RFPDupeFilter):
         self.stats.inc_value("dupefilter/filtered")
 
 
-class SharedQueue(PriorityQueue):
+class SharedQueue(PriorityQueueWithCodec):
     """scrapy-redis's priority queue, its entries JSON (``codec``) rather than pickles."""
 
-    def _encode_request(self, request: Request) -> bytes:
+    def encoded(self, request: Request) -> bytes:
         return encode_request(request, self.spider)
 
-    def _decode_request(self, encoded_request: bytes) -> Request:
-        return decode_request(encoded_request, self.spider)
+    def decoded(self, entry: bytes) -> Request:
+        return decode_request(entry, self.spider)
 
 
 class SharedScheduler(Scheduler):
@@ -263,7 +263,7 @@ class SharedScheduler(Scheduler):
             (
                 "" if request.dont_filter else self.df.request_fingerprint(request),
                 -request.priority,  # scrapy-redis's score: the lowest is taken first
-                self.queue._encode_request(request),
+                self.queue.encoded(request),
                 "" if request.dont_filter else request.meta.get("qivrora_url", ""),
             )
             for request in found
@@ -287,7 +287,7 @@ class SharedScheduler(Scheduler):
         self.stats.inc_value("scheduler/enqueued", enqueued)
         for lease, entry in taken:
             try:
-                self.taken.append((lease, self.queue._decode_request(entry)))
+                self.taken.append((lease, self.queue.decoded(entry)))
             except Refused as exc:
                 logger.error("Refused an entry of %s (lease %d): %s; it is dropped", self.shared.key("requests"), lease, exc)
                 self.stats.inc_value("qivrora/distributed/refused")

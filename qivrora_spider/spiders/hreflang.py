@@ -24,8 +24,8 @@ from scrapy.utils.job import job_dir
 from scrapy.utils.misc import load_object
 from twisted.python.failure import Failure
 
+from ..compat.twisted import allow_long_header_lines
 from ..downloadermiddlewares.fetch_errors import RefusalRecorded, describe_failure
-from ..downloadermiddlewares.http_limits import allow_long_header_lines
 from ..downloadermiddlewares.interrupt import Interrupted
 from ..downloadermiddlewares.pace import pace_own_servers
 from ..extract.locale_probe import probe_fact, probe_language
