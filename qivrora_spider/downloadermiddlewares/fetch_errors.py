@@ -6,7 +6,7 @@ from scrapy import exceptions as scrapy_errors
 from scrapy.exceptions import IgnoreRequest
 from twisted.internet import error as net
 from twisted.python.failure import Failure
-from twisted.web._newclient import ResponseFailed, ResponseNeverReceived
+from twisted.web.client import ResponseFailed, ResponseNeverReceived
 
 
 class RefusalRecorded(IgnoreRequest):
