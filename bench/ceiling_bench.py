@@ -6,10 +6,11 @@ the least any Scrapy spider can do per page. Both crawl the benchmark site (benc
 3,000 pages by default) served by nginx (bench/serve.py), in turn (ceiling, hreflang, ceiling,
 hreflang, ...) so that drift of a shared machine hits both alike.
 
-``hreflang`` runs as users run it: its default log level (INFO) and its crawl state on, a state file
-of its own for each run (the first crawl of the site, as the default ``.qivrora/state.sqlite`` in a
-fresh folder would be). Both crawlers share only the speed flags (no throttle, no delay, 8
-connections a host), as a user auditing their own site would set them.
+``hreflang`` runs as users run it: through the ``qivrora`` command (``qivrora scrapy crawl hreflang``,
+which ends the process once its outputs are closed), its default log level (INFO) and its crawl state
+on, a state file of its own for each run (the first crawl of the site, as the default
+``.qivrora/state.sqlite`` in a fresh folder would be). Both crawlers share only the speed flags (no
+throttle, no delay, 8 connections a host), as a user auditing their own site would set them.
 
 Responses/s is ``response_received_count`` (the crawl's stats) over the process's wall time, and
 over its CPU time (user + sys, wait4): on 2 cores shared with other work the CPU time is the fairer
@@ -44,7 +45,8 @@ FLAGS = (
 CRAWLERS = {
     "ceiling": ("-m", "bench.bare_spider", "{start}", "--links", "xpath", "--dedupe", "seen",
                 "-s", "CONCURRENT_ITEMS=1"),
-    "hreflang": ("-m", "scrapy", "crawl", "hreflang", "-a", "start={start}", "-s", "QIVRORA_STATE={state}"),
+    "hreflang": ("-m", "qivrora_spider", "scrapy", "crawl", "hreflang", "-a", "start={start}",
+                 "-s", "QIVRORA_STATE={state}"),
 }
 
 
