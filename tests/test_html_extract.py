@@ -555,6 +555,19 @@ def test_main_text_is_bounded():
     assert MAIN_TEXT_LIMIT // 2 < sum(map(len, facts.main_text)) <= MAIN_TEXT_LIMIT
 
 
+_FOLDED = "ab \t\n\x0b\x1c\x85\u00a0\u2028\u3000"  # every kind of whitespace str.split folds
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.text(alphabet="ab \x00", max_size=8) | st.text(alphabet=_FOLDED, max_size=8), max_size=8))
+def test_main_text_blocks_are_their_words_separated_by_one_space(texts: list[str]) -> None:
+    """The test that a page's blocks need no folding (one search each in C) lets through only blocks
+    that ``" ".join(block.split())`` leaves as they are."""
+    page = "<body>" + "".join(f"<p>{text}</p>" for text in texts)
+    words = (" ".join(text.split()) for text in texts)
+    assert extract_html(page).main_text == tuple(block for block in words if block)
+
+
 def test_head_text_and_titles_are_not_main_text():
     assert extract_html("<head><title>Titre</title></head><body>Corps</body>").main_text == ("Corps",)
 
