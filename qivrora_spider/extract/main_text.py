@@ -29,9 +29,13 @@ _BLOCK_TAGS = frozenset(
 )
 
 
-#: The whitespace characters ``str.split`` folds (those pages hold most often first), and all but the space.
-_WHITESPACE = ["\n", "\t", "\r", "\xa0", *filter(str.isspace, map(chr, range(sys.maxunicode + 1)))]
-_WHITESPACE_BUT_SPACE = tuple(character for character in dict.fromkeys(_WHITESPACE) if character != " ")
+#: The whitespace characters ``str.split`` folds but the space, those pages hold most often first. The
+#: last whitespace character in Unicode is U+3000: its code points are all the search needs to cover.
+_WHITESPACE_BUT_SPACE = tuple(
+    character
+    for character in dict.fromkeys(["\n", "\t", "\r", "\xa0", *map(chr, range(0x3001))])
+    if character.isspace() and character != " "
+)
 
 
 def _normalised(blocks: list[str]) -> list[str]:
