@@ -39,9 +39,10 @@ MAX_CALLS = 6
 #: makes a long page cost 2 calls instead of 6 (bench/RESULTS.md, "HL503: block-level language"). The
 #: sample's ends are read first (``_spread``), so a page read enough early is read at both ends.
 ENOUGH_LETTERS = 600
-#: Characters of a block (or run) given to CLD2, about 170 letters: CLD2 made no error on blocks of 160
-#: letters or more (bench/RESULTS.md, "HL503: block-level language"); the block's letters all count.
-IDENTIFIED_CHARACTERS = 200
+#: Characters of a block (or run) given to CLD2, about 100 letters: on the first 120 characters of
+#: longer blocks CLD2 made no error and was unsure as often as on 200, and its cost in a crawl is per
+#: character (bench/RESULTS.md, "HL503: block-level language"); the block's letters all count.
+IDENTIFIED_CHARACTERS = 120
 #: Characters of it that tell prose from names: a list of names is names from its first words.
 NAMES_CHARACTERS = 150
 #: A block with fewer letters (a heading, a list item, a table cell) is identified together with its
@@ -163,10 +164,11 @@ def _tag(details: tuple[tuple[str, str, int, float], ...], text: str, letters: i
 
 
 def _unit_language(text: str) -> str:
-    """What a unit of blocks reads as: ``identify(text, min_letters=1).language``, "" for none, without
-    the share of it that a unit's record does not keep; or ``NAMES``."""
+    """What a unit of blocks reads as: ``identify`` of its first ``IDENTIFIED_CHARACTERS``, "" for
+    none, without the share of it that a unit's record does not keep; or ``NAMES``."""
     if not is_prose(text[:NAMES_CHARACTERS]):
         return NAMES
+    text = text[:IDENTIFIED_CHARACTERS]
     letters = letters_in(text)
     details = _detected(text) if letters else None
     return _tag(details, text, letters) if details else ""
@@ -258,7 +260,7 @@ def read_blocks(blocks: Sequence[str]) -> bytes:
         start, end = starts[index], ends[index]
         members = kept[start:end]
         sampled = blocks[members[0]] if len(members) == 1 else "\n".join([blocks[at] for at in members])
-        language = _unit_language(sampled[:IDENTIFIED_CHARACTERS])
+        language = _unit_language(sampled)
         if language not in ("", NAMES):
             prose += sum(letters[start:end])
         read += members
