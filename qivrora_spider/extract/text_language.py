@@ -29,9 +29,9 @@ MIN_LETTERS = 200
 #: Blocks kept per page (digest, language, letters): a page with more keeps an even sample across
 #: its main text. Bounds the facts to under 500 bytes a page (``_RECORD``).
 MAX_BLOCKS = 48
-#: Calls to CLD2 per page: each costs about 17 µs on 200 characters, so a page of 30 paragraphs
-#: identified one by one would cost the crawl a quarter more CPU (bench/RESULTS.md, "HL503:
-#: block-level language"). A page with more identifies an even sample of its blocks (and runs);
+#: Calls to CLD2 per page: inside a crawl each costs several times what it costs in a loop, so a page
+#: of 30 paragraphs identified one by one would cost the crawl a quarter more CPU (bench/RESULTS.md,
+#: "HL503: block-level language"). A page with more identifies an even sample of its blocks (and runs);
 #: the others keep their digest, for the template, and ``UNREAD`` as their language.
 MAX_CALLS = 6
 #: Letters of prose read in a language after which the rest of the sample is left unread: three times
