@@ -1,5 +1,5 @@
-"""HL503 block by block: CLD2's error per block length, what reading blocks costs a page, and the
-bytes the block list adds to a page's facts.
+"""HL503 block by block: CLD2's error per block length and on a block's first characters, what
+reading blocks costs a page, and the bytes the block list adds to a page's facts.
 
     .venv/bin/python -m bench.hl503_blocks             # all of them, about a minute
     .venv/bin/python -m bench.hl503_blocks --pages 500 # more benchmark pages for the cost
