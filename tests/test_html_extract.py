@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import sys
 from hashlib import blake2b
 from html.parser import HTMLParser
 
@@ -13,7 +14,7 @@ from hypothesis import strategies as st
 
 from qivrora_spider.extract import fingerprint, html_extract
 from qivrora_spider.extract.html_extract import HtmlCanonical, extract_html
-from qivrora_spider.extract.main_text import MAIN_TEXT_LIMIT
+from qivrora_spider.extract.main_text import _WHITESPACE_BUT_SPACE, MAIN_TEXT_LIMIT
 
 from .measure import LINEAR, growth
 
@@ -553,6 +554,24 @@ def test_main_text_is_the_pages_own_content_in_blocks(body, main_text):
 def test_main_text_is_bounded():
     facts = extract_html("<main>" + "<p>word word</p>" * 20_000 + "</main>")
     assert MAIN_TEXT_LIMIT // 2 < sum(map(len, facts.main_text)) <= MAIN_TEXT_LIMIT
+
+
+_FOLDED = "ab \t\n\x0b\x1c\x85\u00a0\u2028\u3000"  # every kind of whitespace str.split folds
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(st.text(alphabet="ab \x00", max_size=8) | st.text(alphabet=_FOLDED, max_size=8), max_size=8))
+def test_main_text_blocks_are_their_words_separated_by_one_space(texts: list[str]) -> None:
+    """The test that a page's blocks need no folding (one search each in C) lets through only blocks
+    that ``" ".join(block.split())`` leaves as they are."""
+    page = "<body>" + "".join(f"<p>{text}</p>" for text in texts)
+    words = (" ".join(text.split()) for text in texts)
+    assert extract_html(page).main_text == tuple(block for block in words if block)
+
+
+def test_blocks_are_searched_for_every_whitespace_character_but_the_space() -> None:
+    every = {character for character in map(chr, range(sys.maxunicode + 1)) if character.isspace()}
+    assert set(_WHITESPACE_BUT_SPACE) == every - {" "}
 
 
 def test_head_text_and_titles_are_not_main_text():

@@ -35,6 +35,13 @@ def test_any_text_has_the_letters_str_isalpha_counts(text: str) -> None:
     assert letters_in(text) == sum(map(str.isalpha, text))
 
 
+@given(st.text(max_size=150) | st.text(st.characters(max_codepoint=0xFF), max_size=150))
+def test_prose_is_told_by_the_case_of_initials_as_str_methods_tell_it(text: str) -> None:
+    initials = [word[0] for word in text.split()]
+    lower, upper = sum(map(str.islower, initials)), sum(map(str.isupper, initials))
+    assert is_prose(text) == (3 * lower >= lower + upper)
+
+
 # -- block by block (issue 29) ----------------------------------------------------------------------
 
 GERMAN = (
@@ -103,6 +110,17 @@ def test_grouped_evidence_weighs_groups_and_leaves_out_the_template() -> None:
     a, g = block_digest("0000000a"), block_digest("0000000g")
     assert grouped_evidence(packed, frozenset()) == (381, {"en": 320, "hbs": 49}), "unsure counts in the total"
     assert grouped_evidence(packed, frozenset({a, g})) == (61, {"hbs": 49}), "template blocks weigh nothing"
+
+
+@given(st.lists(st.text(alphabet="Ab é\x00\ud800Яд日", max_size=12), max_size=12))
+def test_each_block_keeps_its_own_digest_and_letters_whatever_it_holds(blocks: list[str]) -> None:
+    """A page's blocks are encoded, counted and hashed joined with a separator: a block holding it, a
+    lone surrogate or a letter outside Latin-1 still gets its own digest and letters."""
+    lettered = {block_digest(block): letters_in(block) for block in blocks if letters_in(block)}
+    packed = read_blocks(blocks)
+    assert sorted(block_digests(packed)) == sorted(block_digest(block) for block in blocks if letters_in(block))
+    read = [block for block in unpack_blocks(packed) if block.language != UNREAD]
+    assert all(lettered[block.digest] == block.letters for block in read)
 
 
 def test_the_text_form_of_blocks_reads_back_the_same() -> None:

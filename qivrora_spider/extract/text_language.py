@@ -14,10 +14,12 @@ bounded: at most ``MAX_BLOCKS`` blocks a page, sampled across the whole main tex
 from __future__ import annotations
 
 import base64
+import functools
 import re
 import struct
 import zlib
 from dataclasses import dataclass
+from itertools import compress
 from typing import AbstractSet, NamedTuple, Sequence
 
 import pycld2
@@ -27,9 +29,9 @@ MIN_LETTERS = 200
 #: Blocks kept per page (digest, language, letters): a page with more keeps an even sample across
 #: its main text. Bounds the facts to under 500 bytes a page (``_RECORD``).
 MAX_BLOCKS = 48
-#: Calls to CLD2 per page: each costs about 17 µs on 200 characters, so a page of 30 paragraphs
-#: identified one by one would cost the crawl a quarter more CPU (bench/RESULTS.md, "HL503:
-#: block-level language"). A page with more identifies an even sample of its blocks (and runs);
+#: Calls to CLD2 per page: inside a crawl each costs several times what it costs in a loop, so a page
+#: of 30 paragraphs identified one by one would cost the crawl a quarter more CPU (bench/RESULTS.md,
+#: "HL503: block-level language"). A page with more identifies an even sample of its blocks (and runs);
 #: the others keep their digest, for the template, and ``UNREAD`` as their language.
 MAX_CALLS = 6
 #: Letters of prose read in a language after which the rest of the sample is left unread: three times
@@ -37,9 +39,10 @@ MAX_CALLS = 6
 #: makes a long page cost 2 calls instead of 6 (bench/RESULTS.md, "HL503: block-level language"). The
 #: sample's ends are read first (``_spread``), so a page read enough early is read at both ends.
 ENOUGH_LETTERS = 600
-#: Characters of a block (or run) given to CLD2, about 170 letters: CLD2 made no error on blocks of 160
-#: letters or more (bench/RESULTS.md, "HL503: block-level language"); the block's letters all count.
-IDENTIFIED_CHARACTERS = 200
+#: Characters of a block (or run) given to CLD2, about 100 letters: on the first 120 characters of
+#: longer blocks CLD2 made no error and was unsure as often as on 200, and its cost in a crawl is per
+#: character (bench/RESULTS.md, "HL503: block-level language"); the block's letters all count.
+IDENTIFIED_CHARACTERS = 120
 #: Characters of it that tell prose from names: a list of names is names from its first words.
 NAMES_CHARACTERS = 150
 #: A block with fewer letters (a heading, a list item, a table cell) is identified together with its
@@ -161,10 +164,11 @@ def _tag(details: tuple[tuple[str, str, int, float], ...], text: str, letters: i
 
 
 def _unit_language(text: str) -> str:
-    """What a unit of blocks reads as: ``identify(text, min_letters=1).language``, "" for none, without
-    the share of it that a unit's record does not keep; or ``NAMES``."""
+    """What a unit of blocks reads as: ``identify`` of its first ``IDENTIFIED_CHARACTERS``, "" for
+    none, without the share of it that a unit's record does not keep; or ``NAMES``."""
     if not is_prose(text[:NAMES_CHARACTERS]):
         return NAMES
+    text = text[:IDENTIFIED_CHARACTERS]
     letters = letters_in(text)
     details = _detected(text) if letters else None
     return _tag(details, text, letters) if details else ""
@@ -197,8 +201,20 @@ def is_prose(text: str) -> bool:
     titles and product lists start nearly all in capitals. Names read as any language, so a page of
     them (a showcase, an icon gallery) must not be judged on them."""
     initials = "".join([word[0] for word in text.split()])
-    lower = sum(map(str.islower, initials))
-    return 3 * lower >= lower + sum(map(str.isupper, initials))
+    try:
+        latin_1 = initials.encode("latin-1")
+    except UnicodeEncodeError:
+        lower, upper = sum(map(str.islower, initials)), sum(map(str.isupper, initials))
+    else:
+        lower = len(latin_1.translate(None, _LATIN_1_NOT_LOWER))
+        upper = len(latin_1.translate(None, _LATIN_1_NOT_UPPER))
+    return 3 * lower >= lower + upper
+
+
+#: The Latin-1 characters that are not lower case (``str.islower``), and not upper case, as bytes to
+#: delete: ``is_prose`` counts the initials of a Latin-1 text in C.
+_LATIN_1_NOT_LOWER = bytes(code for code in range(256) if not chr(code).islower())
+_LATIN_1_NOT_UPPER = bytes(code for code in range(256) if not chr(code).isupper())
 
 
 def read_blocks(blocks: Sequence[str]) -> bytes:
@@ -211,47 +227,85 @@ def read_blocks(blocks: Sequence[str]) -> bytes:
     blocks and runs, an even sample is identified, until ``ENOUGH_LETTERS`` of prose have a language;
     a unit of names (``is_prose``) is not: its language is ``NAMES``.
     """
-    lettered = [(text, count) for text in blocks if (count := letters_in(text))]
-    if len(lettered) > MAX_BLOCKS:
-        step = len(lettered) / MAX_BLOCKS
-        lettered = [lettered[int(index * step)] for index in range(MAX_BLOCKS)]
-    # Units of identification: a block alone, or a run of short blocks.
-    units: list[list[tuple[str, int]]] = []
-    run: list[tuple[str, int]] = []
+    counts, digests = _letters_and_digests(blocks)
+    kept = list(compress(range(len(blocks)), counts))  # the blocks with letters
+    if len(kept) > MAX_BLOCKS:
+        step = len(kept) / MAX_BLOCKS
+        kept = [kept[int(index * step)] for index in range(MAX_BLOCKS)]
+    letters = list(map(counts.__getitem__, kept))
+    # Units of identification, each a range of `kept`: a block alone, or a run of short blocks.
+    ends: list[int] = []
     run_letters = 0
-    for text, count in lettered:
+    for position, count in enumerate(letters):
         if count < SHORT_BLOCK:
-            run.append((text, count))
             run_letters += count
-            if run_letters < RUN_LETTERS:
-                continue
-        if run:
-            units.append(run)
-            run, run_letters = [], 0
-        if count >= SHORT_BLOCK:
-            units.append([(text, count)])
-    if run:
-        units.append(run)
-    step = max(1.0, len(units) / MAX_CALLS)
-    sample = sorted({int(index * step) for index in range(min(MAX_CALLS, len(units)))})
-    evidence: list[bytes] = []
-    read: set[int] = set()
+            if run_letters >= RUN_LETTERS:
+                ends.append(position + 1)
+                run_letters = 0
+        else:
+            if run_letters:
+                ends.append(position)
+                run_letters = 0
+            ends.append(position + 1)
+    if run_letters:
+        ends.append(len(kept))
+    starts = [0, *ends[:-1]]
+    read: list[int] = []  # the blocks identified, in the order of their records
+    languages: list[int] = []  # their languages, as ``_TAGS`` indexes
+    unread = bytearray(b"\x01") * len(kept)
     prose = 0
-    # The sample's ends first, then the middle of each gap, widest first, so that a page read enough
-    # before its sample ends was still read from its beginning to its end.
-    for index in (sample[at] for at in _spread(len(sample))):
+    for index in _reading_order(len(ends)):
         if prose >= ENOUGH_LETTERS:
             break
-        read.add(index)
-        members = units[index]
-        sampled = members[0][0] if len(members) == 1 else "\n".join([text for text, _ in members])
-        language = _unit_language(sampled[:IDENTIFIED_CHARACTERS])
+        start, end = starts[index], ends[index]
+        members = kept[start:end]
+        sampled = blocks[members[0]] if len(members) == 1 else "\n".join([blocks[at] for at in members])
+        language = _unit_language(sampled)
         if language not in ("", NAMES):
-            prose += sum(count for _, count in members)
-        at = _TAG_INDEX.get(language, 0)  # every tag ``identify`` answers is in the table
-        evidence += [_RECORD.pack(block_digest(text), at, count) for text, count in members]
-    unread = [block_digest(text) for index, members in enumerate(units) if index not in read for text, _ in members]
-    return _packed(evidence, unread)
+            prose += sum(letters[start:end])
+        read += members
+        # Every tag ``identify`` answers is in the table.
+        languages += [_TAG_INDEX.get(language, 0)] * len(members)
+        unread[start:end] = bytes(len(members))
+    return _packed(
+        b"".join(map(_RECORD.pack, map(digests.__getitem__, read), languages, map(counts.__getitem__, read))),
+        list(map(digests.__getitem__, compress(kept, unread))),
+    )
+
+
+#: What the blocks of a page are joined with, to be encoded, counted and hashed in one call each, then
+#: split again: ``MainText`` keeps no control character a page did not write, and a page that wrote
+#: this one (or a lone surrogate) is read block by block.
+_SEPARATOR = b"\x00"
+#: The Latin-1 characters that are not letters but the separator, as bytes to delete.
+_LATIN_1_NON_LETTERS_BUT_SEPARATOR = _LATIN_1_NON_LETTERS.replace(_SEPARATOR, b"")
+
+
+def _letters_and_digests(blocks: Sequence[str]) -> tuple[list[int], list[int]]:
+    """``letters_in`` and ``block_digest`` of each block: the page's blocks encoded once for all, the
+    letters of a page of Latin-1 text deleted in one call, each block's CRC-32 computed in C."""
+    joined = _SEPARATOR.decode().join(blocks)
+    try:
+        pieces = joined.encode("utf-8").split(_SEPARATOR)
+    except UnicodeEncodeError:
+        pieces = []
+    if len(pieces) != len(blocks):
+        return list(map(letters_in, blocks)), list(map(block_digest, blocks))
+    try:
+        letters = joined.encode("latin-1").translate(None, _LATIN_1_NON_LETTERS_BUT_SEPARATOR)
+    except UnicodeEncodeError:
+        return list(map(letters_in, blocks)), list(map(zlib.crc32, pieces))
+    return list(map(len, letters.split(_SEPARATOR))), list(map(zlib.crc32, pieces))
+
+
+@functools.cache  # bounded: a page has at most ``MAX_BLOCKS`` units
+def _reading_order(units: int) -> tuple[int, ...]:
+    """The units of a page of `units` identified, in the order they are read: an even sample of at most
+    ``MAX_CALLS`` of them, its ends first, then the middle of each gap, widest first, so that a page
+    read enough before its sample ends was still read from its beginning to its end."""
+    step = max(1.0, units / MAX_CALLS)
+    sample = sorted({int(index * step) for index in range(min(MAX_CALLS, units))})
+    return tuple(sample[at] for at in _spread(len(sample)))
 
 
 def _spread(count: int) -> list[int]:
@@ -294,11 +348,16 @@ _TAG_INDEX = {tag: index for index, tag in enumerate(_TAGS)}
 _NAMES_INDEX = _TAG_INDEX[NAMES]
 
 
-def _packed(evidence: list[bytes], unread: list[int]) -> bytes:
-    if not evidence and not unread:
+def _packed(records: bytes, unread: list[int]) -> bytes:
+    """The packing of `records` (``_RECORD`` each) and the `unread` digests; of more than
+    ``_MOST_EVIDENCE`` records, the rest keep only their digests."""
+    if not records and not unread:
         return b""  # no text: no HL503 for this page
-    evidence, unread = evidence[:_MOST_EVIDENCE], unread + [_RECORD.unpack(record)[0] for record in evidence[_MOST_EVIDENCE:]]
-    return bytes((len(evidence),)) + b"".join(evidence) + struct.pack(_DIGESTS.format(len(unread)), *unread)
+    cut = _MOST_EVIDENCE * _RECORD.size
+    if len(records) > cut:
+        unread = unread + [digest for digest, _, _ in _RECORD.iter_unpack(records[cut:])]
+        records = records[:cut]
+    return bytes((len(records) // _RECORD.size,)) + records + struct.pack(_DIGESTS.format(len(unread)), *unread)
 
 
 def _parts(packed: bytes) -> tuple[bytes, bytes]:
@@ -393,7 +452,7 @@ def decode_blocks(encoded: str) -> bytes:
             unread.append(digest)
         else:
             evidence.append(_RECORD.pack(digest, at, letters))
-    return _packed(evidence, unread)
+    return _packed(b"".join(evidence), unread)
 
 
 def _digest_of(written: str) -> int:
