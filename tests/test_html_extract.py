@@ -545,10 +545,18 @@ CHROME = "<header>Site banner</header><nav>Menu one two</nav><aside>Sidebar</asi
          ("Tagline here", "Home", "Post", "Body text")),
         # An unclosed region ends with the body.
         ("<nav>Menu<p>never closed</body>", ()),
+        # `hidden` on an element without content hides nothing, and opens no region: no end tag closes it.
+        ('<main><p>First part.</p><img src="x.png" hidden><input type="hidden" hidden><br hidden>'
+         "<p>Second part.</p></main>", ("First part.", "Second part.")),
     ],
 )
 def test_main_text_is_the_pages_own_content_in_blocks(body, main_text):
     assert extract_html(f"<html><head><title>T</title></head><body>{body}</body></html>").main_text == main_text
+
+
+def test_a_hidden_element_of_the_head_does_not_hide_the_body():
+    page = '<html><head><link rel="preload" href="/font.woff2" as="font" hidden></head><body><p>Text.</p>'
+    assert extract_html(page).main_text == ("Text.",)
 
 
 def test_main_text_is_bounded():

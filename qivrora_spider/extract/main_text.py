@@ -20,6 +20,12 @@ _BANNER_TAGS = frozenset({"header", "footer"})
 #: Code reads as English in every language: left out of the evidence, wherever it stands.
 _CODE_TAGS = frozenset({"pre", "code", "kbd", "samp"})
 _REGION_TAGS = _MAIN_TAGS | _CHROME_TAGS | _BANNER_TAGS | _CODE_TAGS | {"article"}
+#: Elements that never have content (HTML's void elements): `hidden` on one hides no text, and no end
+#: tag would close a region it opened.
+_VOID_TAGS = frozenset(
+    "area base basefont bgsound br col embed frame hr img input keygen link meta param source track "
+    "wbr".split()
+)
 #: Elements that start or end a block of text: paragraphs, list items, table cells, headings, quotations,
 #: definition lists and the containers around them (a `<div>` holding a tagline is a block of its own).
 _BLOCK_TAGS = frozenset(
@@ -104,7 +110,9 @@ class MainText:
     def start(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if self._block and tag in _BLOCK_TAGS:
             self._end_block()
-        if self._done or (not attrs and tag not in _REGION_TAGS and tag not in self._region_tags):
+        if self._done or tag in _VOID_TAGS or (
+            not attrs and tag not in _REGION_TAGS and tag not in self._region_tags
+        ):
             return  # most tags: no region opens or deepens
         kind = None
         if tag not in _REGION_TAGS:
