@@ -14,8 +14,8 @@ from functools import cached_property, wraps
 from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, TypeVar
 
 from ...extract.hreflang_values import canonical_hreflang
-from ...extract.urls import HrefKind, classify_href
 from ...facts import Annotation, Page, SitemapEntry, TargetStatus
+from .annotation_index import is_usable
 from .fact_store import FactStore
 from .site_index import Declared, HreflangGraph
 
@@ -31,9 +31,6 @@ SOURCE_ORDER = {"html": 0, "rendered": 0, "header": 1, "sitemap": 2}
 
 #: How a message names the page sources of annotations and canonicals.
 SOURCE_NAMES = {"html": "the HTML", "rendered": "the rendered HTML", "header": "the HTTP Link header"}
-
-#: The href kinds search engines take (HL102 warns about the second, which still works).
-_TAKEN = (HrefKind.ABSOLUTE, HrefKind.PROTOCOL_RELATIVE)
 
 T = TypeVar("T")
 
@@ -63,17 +60,6 @@ def places(annotations: Iterable[Annotation]) -> str:
 def cluster_id(members: Iterator[str] | set[str]) -> str:
     """Stable across crawls while the cluster keeps its smallest URL."""
     return "c-" + hashlib.blake2b(min(members).encode(), digest_size=5).hexdigest()
-
-
-def is_usable(annotation: Annotation) -> bool:
-    """Would a search engine take this annotation into the cluster?"""
-    url = annotation.url
-    if url is None or not annotation.in_head:
-        return False
-    # An href written as the normalised URL is absolute; classifying it would only cost time.
-    if annotation.href != url and classify_href(annotation.href) not in _TAKEN:
-        return False
-    return canonical_hreflang(annotation.hreflang) is not None
 
 
 def per_audit(build: Callable[[AuditContext], T]) -> Callable[[AuditContext], T]:
