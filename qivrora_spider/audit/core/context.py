@@ -13,7 +13,6 @@ from datetime import datetime, timezone
 from functools import cached_property, wraps
 from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, TypeVar
 
-from ...extract.hreflang_values import canonical_hreflang
 from ...facts import Annotation, Page, SitemapEntry, TargetStatus
 from .annotation_index import is_usable
 from .fact_store import FactStore
@@ -109,27 +108,30 @@ class AuditContext:
         return dict(index)
 
     @cached_property
+    def _index(self) -> tuple[dict[str, list[Annotation]], dict[str, list[Annotation]], HreflangGraph]:
+        """The store's index (built as the facts came) put in the order of the facts: the annotated
+        pages, then the URLs only sitemap entries annotate. The store lets it go: the context holds
+        what it held, in that order, and no second copy of either map stays."""
+        index = self.store.index()
+        found = index.annotations
+        annotations = {url: found[url] for url, page in self.pages.items() if page.annotations}
+        for url in self.entries_by_url:
+            if url not in annotations and (listed := found.get(url)) is not None:
+                annotations[url] = listed
+        self.store.release_index()
+        return annotations, index.partly_usable, HreflangGraph.of(annotations, index.declared, index.grown)
+
+    @property
     def annotations(self) -> dict[str, list[Annotation]]:
         """Every annotation of every annotated URL, all sources, in reading order."""
-        index = {page.url: page.annotations for page in self.pages.values() if page.annotations}
-        for url, entries in self.entries_by_url.items():
-            listed = [a for entry in entries for a in entry.annotations]
-            if listed:
-                own = index.get(url)
-                index[url] = own + listed if own else listed
-        return index
+        return self._index[0]
 
-    @cached_property
+    @property
     def _partly_usable(self) -> dict[str, list[Annotation]]:
         """The usable annotations of the URLs that have some that are not (an empty list where none
         is). Most pages have only usable annotations: they are read from ``annotations`` itself, and a
         million-page site does not hold a second map of every URL."""
-        found = {}
-        for url, listed in self.annotations.items():
-            usable = [a for a in listed if is_usable(a)]
-            if len(usable) != len(listed):
-                found[url] = usable
-        return found
+        return self._index[1]
 
     def usable_annotations(self, url: str) -> list[Annotation]:
         partly = self._partly_usable.get(url)
@@ -155,17 +157,10 @@ class AuditContext:
 
     # --- the graph ---------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def graph(self) -> HreflangGraph:
         """Nodes are URLs; an edge u -> v holds the canonical hreflang values u gives v."""
-        graph = HreflangGraph()
-        add_edge = graph.add_edge
-        partly_usable = self._partly_usable
-        for url, listed in self.annotations.items():
-            usable = partly_usable.get(url)
-            for annotation in listed if usable is None else usable:
-                add_edge(url, annotation.url, canonical_hreflang(annotation.hreflang))  # type: ignore[arg-type]
-        return graph
+        return self._index[2]
 
     @cached_property
     def clusters(self) -> dict[str, list[str]]:
