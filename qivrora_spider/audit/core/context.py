@@ -113,12 +113,13 @@ class AuditContext:
         pages, then the URLs only sitemap entries annotate. The store lets it go: the context holds
         what it held, in that order, and no second copy of either map stays."""
         index = self.store.index()
-        found = index.annotations
+        self.store.release_index()
+        found, index.annotations = index.annotations, {}
         annotations = {url: found[url] for url, page in self.pages.items() if page.annotations}
         for url in self.entries_by_url:
             if url not in annotations and (listed := found.get(url)) is not None:
                 annotations[url] = listed
-        self.store.release_index()
+        del found  # before the graph is put in order: one map of every URL at a time
         return annotations, index.partly_usable, HreflangGraph.of(annotations, index.declared, index.grown)
 
     @property
