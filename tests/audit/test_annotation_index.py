@@ -15,7 +15,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qivrora_spider.audit.core.annotation_index import is_usable
+from qivrora_spider.audit.checks import sources
+from qivrora_spider.audit.core.annotation_index import URL_MARKS, is_usable
 from qivrora_spider.audit.core.context import AuditContext
 from qivrora_spider.audit.core.fact_store import FactStore
 from qivrora_spider.audit.core.site_index import HreflangGraph
@@ -73,6 +74,11 @@ def assert_as_built_at_the_end(store: FactStore) -> None:
     assert [(url, dict(out)) for url, out in context.graph.succ.items()] == [
         (url, dict(out)) for url, out in graph.succ.items()
     ]
+    # What each mark asks of a URL's annotations, asked as they came, is what it says of them all.
+    for earns in URL_MARKS:
+        assert context.marked(earns) == {
+            url for url, listed in annotations_.items() if earns(listed, partly.get(url, listed))
+        }
 
 
 @settings(max_examples=150, deadline=None)
@@ -120,6 +126,16 @@ def test_the_index_is_built_as_facts_arrive() -> None:
     assert list(context.graph.succ) == [URLS[0], URLS[1]]
     # The page's annotations come before its entry's, although the entry came first.
     assert [a.source for a in context.annotations[URLS[0]]] == ["html", "html", "sitemap"]
+
+
+def test_marks_are_asked_as_the_annotations_come() -> None:
+    """HL601's screen: a page whose HTML and sitemap entry disagree is marked once the entry comes."""
+    store = FactStore()
+    store.add(page(URLS[0], ann("en", URLS[0]), ann("de", URLS[1])))
+    assert URLS[0] not in store.index().marked[sources._sources_disagree]
+    store.add(entry(SITEMAP, URLS[0], ann("en", URLS[0], "sitemap"), ann("de", URLS[2], "sitemap")))
+    assert store.index().marked[sources._sources_disagree] == {URLS[0]}
+    assert AuditContext(store).marked(sources._sources_disagree) == {URLS[0]}
 
 
 def test_an_annotated_page_replaced_is_indexed_again() -> None:

@@ -13,6 +13,8 @@ then builds it again from its facts.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ...extract.hreflang_values import canonical_hreflang
 from ...extract.urls import HrefKind, classify_href
 from ...facts import Annotation
@@ -43,6 +45,19 @@ def is_usable(annotation: Annotation) -> bool:
     return usable_value(annotation) is not None
 
 
+#: What a URL's annotations (all of them, then the usable ones) earn it: a question a check would
+#: otherwise ask of every annotated URL at the audit. The index asks it as each URL's annotations
+#: come, and the check reads only the URLs that earned its mark (``AuditContext.marked``).
+UrlMark = Callable[[list[Annotation], list[Annotation]], bool]
+URL_MARKS: list[UrlMark] = []
+
+
+def url_mark(earns: UrlMark) -> UrlMark:
+    """Register a mark the index keeps for every annotated URL."""
+    URL_MARKS.append(earns)
+    return earns
+
+
 class AnnotationIndex:
     """Per annotated URL: its annotations (the page's, then its entries' in reading order), the usable
     ones where some are not, and what the usable ones declare."""
@@ -57,6 +72,8 @@ class AnnotationIndex:
         self.declared: dict[str, Declarations] = {}
         #: Each set of values once (a site has few): ``values | {value}`` -> the shared frozenset.
         self.grown: dict[tuple[frozenset[str], str], frozenset[str]] = {}
+        #: Each of ``URL_MARKS`` -> the URLs that earned it.
+        self.marked: dict[UrlMark, set[str]] = {earns: set() for earns in URL_MARKS}
         #: URLs whose entries came before their page: declared once it comes, or when the audit starts.
         self._waiting: set[str] = set()
         #: Set where a fact was taken back (a page replaced, entries dropped): ``FactStore.index`` builds
@@ -72,6 +89,8 @@ class AnnotationIndex:
             self._declare(url, annotations)
         if listed:
             self._declare(url, listed)
+        if annotations or listed:
+            self._mark(url)
 
     def add_entry(self, url: str, annotations: list[Annotation], own: list[Annotation] | None) -> None:
         """`own`: the annotations of the URL's page if it is stored (None before it comes); the index
@@ -89,12 +108,24 @@ class AnnotationIndex:
             self._waiting.add(url)
         else:
             self._declare(url, annotations)
+            self._mark(url)
 
     def settle(self) -> None:
         """Declare what the entries of URLs whose page never came declare."""
         for url in self._waiting:
             self._declare(url, self.annotations[url])
+            self._mark(url)
         self._waiting.clear()
+
+    def _mark(self, url: str) -> None:
+        """Ask each mark of `url`'s annotations as they stand."""
+        listed = self.annotations[url]
+        usable = self.partly_usable.get(url, listed)
+        for earns, marked in self.marked.items():
+            if earns(listed, usable):
+                marked.add(url)
+            else:
+                marked.discard(url)
 
     def _declare(self, url: str, added: list[Annotation]) -> None:
         """Take in `added`, annotations of `url` (its page's, then its entries' in their order)."""

@@ -14,7 +14,7 @@ from functools import cached_property, wraps
 from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, TypeVar
 
 from ...facts import Annotation, Page, SitemapEntry, TargetStatus
-from .annotation_index import is_usable
+from .annotation_index import UrlMark, is_usable
 from .fact_store import FactStore
 from .site_index import Declared, HreflangGraph
 
@@ -32,6 +32,7 @@ SOURCE_ORDER = {"html": 0, "rendered": 0, "header": 1, "sitemap": 2}
 SOURCE_NAMES = {"html": "the HTML", "rendered": "the rendered HTML", "header": "the HTTP Link header"}
 
 T = TypeVar("T")
+Marked = dict[UrlMark, set[str]]
 
 
 def _source_rank(annotation: Annotation) -> int:
@@ -108,7 +109,7 @@ class AuditContext:
         return dict(index)
 
     @cached_property
-    def _index(self) -> tuple[dict[str, list[Annotation]], dict[str, list[Annotation]], HreflangGraph]:
+    def _index(self) -> tuple[dict[str, list[Annotation]], dict[str, list[Annotation]], HreflangGraph, Marked]:
         """The store's index (built as the facts came) put in the order of the facts: the annotated
         pages, then the URLs only sitemap entries annotate. The store lets it go: the context holds
         what it held, in that order, and no second copy of either map stays."""
@@ -120,7 +121,8 @@ class AuditContext:
             if url not in annotations and (listed := found.get(url)) is not None:
                 annotations[url] = listed
         del found  # before the graph is put in order: one map of every URL at a time
-        return annotations, index.partly_usable, HreflangGraph.of(annotations, index.declared, index.grown)
+        graph = HreflangGraph.of(annotations, index.declared, index.grown)
+        return annotations, index.partly_usable, graph, index.marked
 
     @property
     def annotations(self) -> dict[str, list[Annotation]]:
@@ -133,6 +135,10 @@ class AuditContext:
         is). Most pages have only usable annotations: they are read from ``annotations`` itself, and a
         million-page site does not hold a second map of every URL."""
         return self._index[1]
+
+    def marked(self, earns: UrlMark) -> set[str]:
+        """The annotated URLs that earned a mark of ``annotation_index.url_mark``."""
+        return self._index[3][earns]
 
     def usable_annotations(self, url: str) -> list[Annotation]:
         partly = self._partly_usable.get(url)
