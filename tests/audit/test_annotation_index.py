@@ -147,6 +147,17 @@ def test_an_annotated_page_replaced_is_indexed_again() -> None:
     assert dict(AuditContext(store).graph.declared(URLS[0])) == {URLS[1]: frozenset({"de"})}
 
 
+def test_a_page_after_its_entries_were_declared_is_indexed_again() -> None:
+    """The index read (and its waiting entries declared) before the page came: the page's annotations
+    still go first, its entries' are not lost."""
+    store = FactStore()
+    store.add(entry(SITEMAP, URLS[0], ann("de", URLS[1], "sitemap")))
+    assert store.index().declared == {URLS[0]: {URLS[1]: frozenset({"de"})}}
+    store.add(page(URLS[0], ann("en", URLS[0])))
+    assert_as_built_at_the_end(store)
+    assert [a.source for a in AuditContext(store).annotations[URLS[0]]] == ["html", "sitemap"]
+
+
 def test_facts_after_an_audit_are_indexed_for_the_next() -> None:
     """A context takes the index; a crawl resumed after its audit audits again, with its new facts."""
     store = FactStore()

@@ -6,9 +6,9 @@ crawl, they were serial work at its end, before any check could start. The store
 hands each page and entry to this index as it keeps it, and the audit only puts the result in the
 order of the facts (``AuditContext``). What the index holds for a URL depends on that URL's facts
 alone, so it is the same whatever order they come in: entries read before their page (sitemaps are
-read first) wait for it, and go after its annotations. A page that replaces another of a URL already
-indexed (a response replacing a failure, rare) makes the index stale, as do entries dropped; the store
-then builds it again from its facts.
+read first) wait for it, and go after its annotations. A page that comes for a URL already indexed
+(a response replacing a failure, or a page after the index was read, both rare) makes the index
+stale, as do entries dropped; the store then builds it again from its facts.
 """
 
 from __future__ import annotations
@@ -81,9 +81,17 @@ class AnnotationIndex:
         self.stale = False
 
     def add_page(self, url: str, annotations: list[Annotation]) -> None:
-        # Entries that came first wait for their page: its annotations go before theirs.
-        listed = self.annotations.get(url) if url in self._waiting else None
-        self._waiting.discard(url)
+        """A page the store keeps: the first of its URL, or one that replaces another."""
+        if url in self._waiting:  # its entries came first, and wait for it: its annotations go first
+            listed = self.annotations[url]
+            self._waiting.discard(url)
+        elif url in self.annotations:
+            # Indexed already: a page replaced, or entries declared before it came (the index was
+            # read before the crawl was done). Built again from the facts when it is next read.
+            self.stale = True
+            return
+        else:
+            listed = None
         if annotations:
             self.annotations[url] = annotations if listed is None else annotations + listed
             self._declare(url, annotations)

@@ -93,8 +93,6 @@ class FactStore:
         # A response beats a failure to get one; otherwise the first record stands.
         if known is None or (known.status is None and page.status is not None):
             self.pages[page.url] = page
-            if known is not None and page.url in self._index.annotations:
-                self._index.stale = True  # its annotations, or its entries' after them, would go first
             self._index.add_page(page.url, page.annotations)
         self.statuses.pop(page.url, None)
 
