@@ -108,7 +108,7 @@ class SharedAuditExtension(AuditExtension):
         for url in missing:
             store.add(TargetStatus(url=url, not_examined=reason))
         if orphans:
-            store.entries = [entry for entry in store.entries if entry.sitemap in store.sitemaps]
+            store.drop_entries(lambda entry: entry.sitemap in store.sitemaps)
         sitemaps = len({entry.sitemap for entry in orphans})
         line = (
             f"{len(missing)} URLs the crawl asked for have no facts ({reason}): HL206 for the alternates "

@@ -1,4 +1,5 @@
-"""The markup and value checks judge only the pages a first pass screens as possibly at fault.
+"""The markup and value checks, and HL601, judge only the pages a first pass screens as possibly at
+fault (``annotation_index.url_mark``, as the facts come).
 
 The screen exists for speed (bench/RESULTS.md); it must never hide a finding. Every audit of random
 annotations, written well and badly, gives the same findings with the screen as with every annotated
@@ -12,6 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qivrora_spider.audit import AuditContext
+from qivrora_spider.audit.checks import sources
+from qivrora_spider.audit.core import annotation_index
 from qivrora_spider.audit.core import written as written_annotations
 from qivrora_spider.audit.core.fact_store import FactStore
 
@@ -62,8 +65,8 @@ def sites(draw: st.DrawFn) -> list[object]:
     return facts
 
 
-def _judge_every_annotated_page(ctx: AuditContext) -> set[str]:
-    return set(ctx.annotations)
+def _judge_every_annotated_page(listed: object, usable: object) -> bool:
+    return True
 
 
 @settings(max_examples=300, deadline=None)
@@ -71,7 +74,9 @@ def _judge_every_annotated_page(ctx: AuditContext) -> set[str]:
 def test_the_screen_hides_no_finding(facts: list[object]) -> None:
     screened = run(facts)
     with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(annotation_index, "URL_MARKS", [*annotation_index.URL_MARKS, _judge_every_annotated_page])
         patch.setattr(written_annotations, "_may_be_faulty", _judge_every_annotated_page)
+        patch.setattr(sources, "_sources_disagree", _judge_every_annotated_page)
         unscreened = run(facts)
     assert screened == unscreened
 
@@ -80,7 +85,7 @@ def test_a_plain_page_is_screened_out_and_a_faulty_one_in() -> None:
     plain = page(PAGES[0], ann("en", PAGES[0]), ann("de", PAGES[1]))
     repeated = page(PAGES[1], ann("de", PAGES[1]), ann("de", PAGES[1]))
     ctx = AuditContext(_store([plain, repeated]))
-    assert written_annotations._may_be_faulty(ctx) == {PAGES[1]}
+    assert ctx.marked(written_annotations._may_be_faulty) == {PAGES[1]}
 
 
 def _store(facts: list[object]) -> FactStore:

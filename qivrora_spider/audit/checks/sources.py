@@ -17,6 +17,7 @@ from typing import Iterator
 
 from ...extract.hreflang_values import canonical_hreflang
 from ...facts import Annotation
+from ..core.annotation_index import url_mark
 from ..core.context import SOURCE_ORDER, AuditContext, page_part, places
 from ..core.registry import Hit, check
 
@@ -41,6 +42,19 @@ def _by_source(usable: list[Annotation]) -> dict[str, tuple[list[Annotation], Ma
             mapping.setdefault(value, {}).setdefault(annotation.url, annotation.hreflang)
         by_source[source] = (found[source], mapping)
     return by_source
+
+
+@url_mark
+def _sources_disagree(listed: list[Annotation], usable: list[Annotation]) -> bool:
+    """Whether two of a URL's sources map its values to different URLs: the URLs HL601 reads (asked
+    as the annotations come, not of every URL at the audit)."""
+    if len({page_part(a.source) for a in listed}) < 2:
+        return False
+    sources = _by_source(usable)
+    if len(sources) < 2:
+        return False
+    (_, (_, reference)), *others = sources.items()
+    return any(mapping != reference for _, (_, mapping) in others)
 
 
 def _differences(
@@ -104,8 +118,9 @@ HL104, HL105) counts as absent.
     since="0.1.0",
 )
 def sources_conflict(ctx: AuditContext) -> Iterator[Hit]:
+    disagreeing = ctx.marked(_sources_disagree)
     for url, found in ctx.annotations.items():
-        if len({page_part(a.source) for a in found}) < 2:
+        if url not in disagreeing or len({page_part(a.source) for a in found}) < 2:
             continue
         sources = _by_source(ctx.usable_annotations(url))
         if len(sources) < 2:

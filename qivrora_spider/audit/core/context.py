@@ -13,9 +13,8 @@ from datetime import datetime, timezone
 from functools import cached_property, wraps
 from typing import TYPE_CHECKING, Any, Callable, Container, Iterable, Iterator, TypeVar
 
-from ...extract.hreflang_values import canonical_hreflang
-from ...extract.urls import HrefKind, classify_href
 from ...facts import Annotation, Page, SitemapEntry, TargetStatus
+from .annotation_index import UrlMark, is_usable
 from .fact_store import FactStore
 from .site_index import Declared, HreflangGraph
 
@@ -32,10 +31,8 @@ SOURCE_ORDER = {"html": 0, "rendered": 0, "header": 1, "sitemap": 2}
 #: How a message names the page sources of annotations and canonicals.
 SOURCE_NAMES = {"html": "the HTML", "rendered": "the rendered HTML", "header": "the HTTP Link header"}
 
-#: The href kinds search engines take (HL102 warns about the second, which still works).
-_TAKEN = (HrefKind.ABSOLUTE, HrefKind.PROTOCOL_RELATIVE)
-
 T = TypeVar("T")
+Marked = dict[UrlMark, set[str]]
 
 
 def _source_rank(annotation: Annotation) -> int:
@@ -63,17 +60,6 @@ def places(annotations: Iterable[Annotation]) -> str:
 def cluster_id(members: Iterator[str] | set[str]) -> str:
     """Stable across crawls while the cluster keeps its smallest URL."""
     return "c-" + hashlib.blake2b(min(members).encode(), digest_size=5).hexdigest()
-
-
-def is_usable(annotation: Annotation) -> bool:
-    """Would a search engine take this annotation into the cluster?"""
-    url = annotation.url
-    if url is None or not annotation.in_head:
-        return False
-    # An href written as the normalised URL is absolute; classifying it would only cost time.
-    if annotation.href != url and classify_href(annotation.href) not in _TAKEN:
-        return False
-    return canonical_hreflang(annotation.hreflang) is not None
 
 
 def per_audit(build: Callable[[AuditContext], T]) -> Callable[[AuditContext], T]:
@@ -123,27 +109,36 @@ class AuditContext:
         return dict(index)
 
     @cached_property
+    def _index(self) -> tuple[dict[str, list[Annotation]], dict[str, list[Annotation]], HreflangGraph, Marked]:
+        """The store's index (built as the facts came) put in the order of the facts: the annotated
+        pages, then the URLs only sitemap entries annotate. The store lets it go: the context holds
+        what it held, in that order, and no second copy of either map stays."""
+        index = self.store.index()
+        self.store.release_index()
+        found, index.annotations = index.annotations, {}
+        annotations = {url: found[url] for url, page in self.pages.items() if page.annotations}
+        for url in self.entries_by_url:
+            if url not in annotations and (listed := found.get(url)) is not None:
+                annotations[url] = listed
+        del found  # before the graph is put in order: one map of every URL at a time
+        graph = HreflangGraph.of(annotations, index.declared, index.grown)
+        return annotations, index.partly_usable, graph, index.marked
+
+    @property
     def annotations(self) -> dict[str, list[Annotation]]:
         """Every annotation of every annotated URL, all sources, in reading order."""
-        index = {page.url: page.annotations for page in self.pages.values() if page.annotations}
-        for url, entries in self.entries_by_url.items():
-            listed = [a for entry in entries for a in entry.annotations]
-            if listed:
-                own = index.get(url)
-                index[url] = own + listed if own else listed
-        return index
+        return self._index[0]
 
-    @cached_property
+    @property
     def _partly_usable(self) -> dict[str, list[Annotation]]:
         """The usable annotations of the URLs that have some that are not (an empty list where none
         is). Most pages have only usable annotations: they are read from ``annotations`` itself, and a
         million-page site does not hold a second map of every URL."""
-        found = {}
-        for url, listed in self.annotations.items():
-            usable = [a for a in listed if is_usable(a)]
-            if len(usable) != len(listed):
-                found[url] = usable
-        return found
+        return self._index[1]
+
+    def marked(self, earns: UrlMark) -> set[str]:
+        """The annotated URLs that earned a mark of ``annotation_index.url_mark``."""
+        return self._index[3][earns]
 
     def usable_annotations(self, url: str) -> list[Annotation]:
         partly = self._partly_usable.get(url)
@@ -169,17 +164,10 @@ class AuditContext:
 
     # --- the graph ---------------------------------------------------------------------------
 
-    @cached_property
+    @property
     def graph(self) -> HreflangGraph:
         """Nodes are URLs; an edge u -> v holds the canonical hreflang values u gives v."""
-        graph = HreflangGraph()
-        add_edge = graph.add_edge
-        partly_usable = self._partly_usable
-        for url, listed in self.annotations.items():
-            usable = partly_usable.get(url)
-            for annotation in listed if usable is None else usable:
-                add_edge(url, annotation.url, canonical_hreflang(annotation.hreflang))  # type: ignore[arg-type]
-        return graph
+        return self._index[2]
 
     @cached_property
     def clusters(self) -> dict[str, list[str]]:

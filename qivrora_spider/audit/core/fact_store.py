@@ -8,7 +8,7 @@ links are folded into one set for the whole crawl instead of a list per page.
 from __future__ import annotations
 
 import sys
-from typing import Any, Iterable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 
 from ...facts import (
     CrawlInfo,
@@ -22,6 +22,7 @@ from ...facts import (
     response_only,
     without_links,
 )
+from .annotation_index import AnnotationIndex
 
 
 _Answered = TypeVar("_Answered", SitemapFile, LocaleProbe)
@@ -50,6 +51,7 @@ class FactStore:
         self.probes: dict[str, LocaleProbe] = {}
         self.locale_rules: dict[str, LocaleRule] = {}
         self._entry_keys: set[tuple[str, str, int | None, int]] = set()
+        self._index = AnnotationIndex()
 
     def add(self, fact: Any) -> None:
         if isinstance(fact, Page):
@@ -62,6 +64,7 @@ class FactStore:
             if key not in self._entry_keys:
                 self._entry_keys.add(key)
                 self.entries.append(fact)
+                self._index_entry(self._index, fact)
         elif isinstance(fact, SitemapFile):
             _keep_answered(self.sitemaps, fact)
         elif isinstance(fact, RobotsTxt):
@@ -90,6 +93,7 @@ class FactStore:
         # A response beats a failure to get one; otherwise the first record stands.
         if known is None or (known.status is None and page.status is not None):
             self.pages[page.url] = page
+            self._index.add_page(page.url, page.annotations)
         self.statuses.pop(page.url, None)
 
     def _add_links(self, page: Page) -> None:
@@ -112,6 +116,35 @@ class FactStore:
             self.statuses[status.url] = status
         elif status.not_examined and not known.not_examined:
             known.not_examined = status.not_examined
+
+    def drop_entries(self, keep: Callable[[SitemapEntry], bool]) -> None:
+        """Keep only the entries `keep` accepts (those whose sitemap's facts are stored, say)."""
+        kept = [entry for entry in self.entries if keep(entry)]
+        if len(kept) != len(self.entries):
+            self.entries = kept
+            self._index.stale = True
+
+    def index(self) -> AnnotationIndex:
+        """The annotations indexed as they came (``annotation_index``); built again from the facts
+        where one was taken back."""
+        if self._index.stale:
+            self._index = AnnotationIndex()
+            for page in self.pages.values():
+                self._index.add_page(page.url, page.annotations)
+            for entry in self.entries:
+                self._index_entry(self._index, entry)
+        self._index.settle()
+        return self._index
+
+    def _index_entry(self, index: AnnotationIndex, entry: SitemapEntry) -> None:
+        if entry.url is not None:
+            page = self.pages.get(entry.url)
+            index.add_entry(entry.url, entry.annotations, page.annotations if page is not None else None)
+
+    def release_index(self) -> None:
+        """The audit has taken what the index holds: drop it (built again if facts come after)."""
+        self._index = AnnotationIndex()
+        self._index.stale = True
 
     @property
     def limits_reached(self) -> list[str]:

@@ -25,6 +25,30 @@ class HreflangGraph:
         self.succ: dict[str, Declared] = {}
         self._grown: dict[tuple[frozenset[str], str], frozenset[str]] = {}
 
+    @classmethod
+    def of(
+        cls,
+        urls: Iterable[str],
+        declared: Mapping[str, dict[str, frozenset[str]]],
+        grown: dict[tuple[frozenset[str], str], frozenset[str]],
+    ) -> HreflangGraph:
+        """The graph of what each of `urls` declares (``AnnotationIndex.declared``), its nodes in the
+        order ``add_edge`` would give them, the URLs taken in turn: each target where it first comes,
+        a URL after its first target."""
+        graph = cls()
+        graph._grown = grown
+        succ = graph.succ
+        for url in urls:
+            out = declared.get(url)
+            if not out:
+                continue
+            targets = iter(out)
+            succ.setdefault(next(targets), _NO_TARGETS)
+            succ[url] = out
+            for target in targets:
+                succ.setdefault(target, _NO_TARGETS)
+        return graph
+
     def add_edge(self, url: str, target: str, value: str | None) -> None:
         """`value`: a canonical hreflang value; the report's graph of what the site meant also adds
         None, for a value with no known correction."""

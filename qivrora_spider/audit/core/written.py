@@ -14,7 +14,8 @@ from typing import Iterator
 from ...extract.hreflang_values import canonical_hreflang, check_hreflang
 from ...extract.urls import HrefKind, InvalidURL, classify_href, normalize_url
 from ...facts import Annotation
-from .context import AuditContext, per_audit
+from .annotation_index import url_mark
+from .context import AuditContext
 from .wording import code
 
 
@@ -49,29 +50,26 @@ def written_in(annotation: Annotation) -> str:
     return "html" if annotation.source == "rendered" else annotation.source
 
 
-@per_audit
-def _may_be_faulty(ctx: AuditContext) -> set[str]:
-    """URLs whose annotations as written may be at fault: all but those that are absolute, normalised
-    hrefs in <head> with valid values written in canonical case, each value and URL once per source.
+@url_mark
+def _may_be_faulty(listed: list[Annotation], usable: list[Annotation]) -> bool:
+    """Whether a URL's annotations as written may be at fault: all but those that are absolute,
+    normalised hrefs in <head> with valid values written in canonical case, each value and URL once per
+    source.
 
     On a large site nearly every page is that plain; the checks of this module and of values.py
     judge the others only, instead of each walking every annotation again.
     """
-    found = set()
-    for url, listed in ctx.annotations.items():
-        if any(
-            a.href != a.url or not a.in_head or check_hreflang(a.hreflang) is not None for a in listed
-        ) or len(listed) != min(
-            len({(written_in(a), a.hreflang) for a in listed}), len({(written_in(a), a.url) for a in listed})
-        ):
-            found.add(url)
-    return found
+    return any(
+        a.href != a.url or not a.in_head or check_hreflang(a.hreflang) is not None for a in listed
+    ) or len(listed) != min(
+        len({(written_in(a), a.hreflang) for a in listed}), len({(written_in(a), a.url) for a in listed})
+    )
 
 
 def source_groups(ctx: AuditContext, *, per_entry: bool = False) -> Iterator[SourceGroup]:
     """Every (page, source) with annotations that may be at fault; with `per_entry`, one group per
     sitemap `<url>`."""
-    faulty = _may_be_faulty(ctx)
+    faulty = ctx.marked(_may_be_faulty)
     for url in sorted(faulty & ctx.pages.keys()):
         by_source: dict[str, list[Written]] = defaultdict(list)
         for annotation in ctx.pages[url].annotations:
