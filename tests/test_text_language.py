@@ -16,6 +16,7 @@ from qivrora_spider.extract.text_language import (
     block_digests,
     block_evidence,
     grouped_evidence,
+    _decode_each,
     decode_blocks,
     encode_blocks,
     is_prose,
@@ -127,3 +128,27 @@ def test_the_text_form_of_blocks_reads_back_the_same() -> None:
     encoded = encode_blocks(read_blocks([GERMAN, "Weiter", ENGLISH * 3]))
     assert encode_blocks(decode_blocks(encoded)) == encoded
     assert all(len(item.partition(":")[0]) == 6 for item in encoded.split()), "6 characters of Base64 a digest"
+
+
+_CANONICAL = st.sampled_from(["CgsMDQ", "_____w", "ASNFZw", "AAAAAA"])
+_WELL_FORMED = st.tuples(
+    _CANONICAL,
+    st.sampled_from([":?", ":de:", "::", ":sr-Latn:", ":-:", ":xx:"]),
+    st.sampled_from(["0", "12", "4294967295", "4294967296", "00000000000012", "٣"]),
+).map(lambda item: item[0] + item[1] + ("" if item[1] == ":?" else item[2]))
+_ANY_ITEM = st.tuples(
+    st.sampled_from(["CgsMDQ", "AAAAAB", "zzzzzz", "0000000a", "x", ""]),
+    st.sampled_from([":?", ":de:", "::", ":en", ":?:", ""]),
+    st.sampled_from(["", "12", "-4", "1a"]),
+).map("".join)
+
+
+@given(
+    st.lists(_WELL_FORMED, max_size=8) | st.lists(_WELL_FORMED | _ANY_ITEM, max_size=8),
+    st.lists(st.sampled_from([" ", " ", " ", "  ", "\t", "\n"]), max_size=8),
+)
+def test_blocks_read_back_at_once_as_they_read_item_by_item(items: list[str], spaces: list[str]) -> None:
+    """The text form is read in a few calls where every item is as ``encode_blocks`` writes it, item by
+    item otherwise: the same packing for any text, well formed or not."""
+    encoded = "".join(item + space for item, space in zip(items, [*spaces, *[" "] * len(items)]))
+    assert decode_blocks(encoded) == _decode_each(encoded)
