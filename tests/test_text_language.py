@@ -16,7 +16,8 @@ from qivrora_spider.extract.text_language import (
     block_digests,
     block_evidence,
     grouped_evidence,
-    _decode_each,
+    _packed_items,
+    _read_item,
     decode_blocks,
     encode_blocks,
     is_prose,
@@ -151,4 +152,4 @@ def test_blocks_read_back_at_once_as_they_read_item_by_item(items: list[str], sp
     """The text form is read in a few calls where every item is as ``encode_blocks`` writes it, item by
     item otherwise: the same packing for any text, well formed or not."""
     encoded = "".join(item + space for item, space in zip(items, [*spaces, *[" "] * len(items)]))
-    assert decode_blocks(encoded) == _decode_each(encoded)
+    assert decode_blocks(encoded) == _packed_items(map(_read_item, encoded.split()))

@@ -20,7 +20,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 from itertools import compress
-from typing import AbstractSet, NamedTuple, Sequence
+from typing import AbstractSet, Iterable, NamedTuple, Sequence
 
 import pycld2
 
@@ -444,16 +444,11 @@ def decode_blocks(encoded: str) -> bytes:
     items = _WRITTEN_ITEMS.findall(encoded)
     digests = _written_digests(items) if len(items) == len(encoded.split()) else None
     if digests is None:
-        return _decode_each(encoded)
-    evidence: list[tuple[int, int, int]] = []
-    unread: list[int] = []
-    for digest, (_, mark, language, letters) in zip(digests, items):
-        at = None if mark else _TAG_INDEX.get(language)
-        if at is None or len(letters) > 9 and int(letters) >= 2**32:
-            unread.append(digest)
-        else:
-            evidence.append((digest, at, int(letters)))
-    return _packed(b"".join([_RECORD.pack(*record) for record in evidence]), unread)
+        return _packed_items(map(_read_item, encoded.split()))
+    return _packed_items(
+        (digest, None if mark else _TAG_INDEX.get(language), int(letters) if letters else 0)
+        for digest, (_, mark, language, letters) in zip(digests, items)
+    )
 
 
 #: An item as ``encode_blocks`` writes it, between spaces: a digest of 6 characters of Base64, then `:?`
@@ -473,18 +468,25 @@ def _written_digests(items: list[tuple[str, str, str, str]]) -> list[int] | None
     return list(struct.unpack(">" + "I2x" * len(items), raw))
 
 
-def _decode_each(encoded: str) -> bytes:
-    """``decode_blocks``, item by item: any text gives a packing."""
+def _read_item(item: str) -> tuple[int | None, int | None, int]:
+    """An item of the text form, however written: its digest (None where it has none), its language
+    index (None where it names no language a block can read as) and its letters."""
+    match = _ITEM.fullmatch(item)
+    written = match.group(1) if match else item.partition(":")[0]
+    if not written:
+        return None, None, 0
+    at = _TAG_INDEX.get(match.group(3)) if match and match.group(2) is None else None
+    return _digest_of(written), at, int(match.group(4)) if at is not None else 0
+
+
+def _packed_items(items: Iterable[tuple[int | None, int | None, int]]) -> bytes:
+    """The packing of items read from the text form: an item with a language and letters that fit is
+    evidence; one without keeps only its digest; one without a digest is dropped."""
     evidence: list[bytes] = []
     unread: list[int] = []
-    for item in encoded.split():
-        match = _ITEM.fullmatch(item)
-        written = match.group(1) if match else item.partition(":")[0]
-        if not written:
+    for digest, at, letters in items:
+        if digest is None:
             continue
-        digest = _digest_of(written)
-        at = _TAG_INDEX.get(match.group(3)) if match and match.group(2) is None else None
-        letters = int(match.group(4)) if at is not None else 0
         if at is None or letters >= 2**32:
             unread.append(digest)
         else:
