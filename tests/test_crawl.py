@@ -372,3 +372,16 @@ async def test_progress_counts_no_url_that_was_left_out_as_checked(site, caplog)
     assert [s.not_examined for s in result.of(TargetStatus) if s.url == a("/fr/")] == ["robots"]
     lines = [r.getMessage() for r in caplog.records if r.name == "qivrora_spider.extensions.progress"]
     assert len(lines) >= 3 and all(" 0 alternates and other URLs checked" in line for line in lines)
+
+
+@pytest_twisted.ensureDeferred
+async def test_an_alternate_with_a_url_longer_than_2083_characters_is_fetched(site):
+    """Scrapy's UrlLengthMiddleware would drop it without a fact; search engines fetch such URLs."""
+    a = site.url
+    long_path = "/de/" + "x" * 2100 + "/"
+    site.routes["/"] = Route(html_page(alternate("en", a("/")), alternate("de", a(long_path))))
+    site.routes[long_path] = Route(html_page(alternate("en", a("/")), alternate("de", a(long_path)), lang="de"))
+    result = await crawl(start=a("/"))
+    assert site.requests("GET")[long_path] == 1
+    assert result.page(a(long_path)).status == 200
+    assert not [f for f in result.findings if f.check.startswith("HL2")]

@@ -85,6 +85,16 @@ DOWNLOADER_MIDDLEWARES = {
     # Only with -a site=FOLDER -a base=URL: the folder answers instead of the network.
     "qivrora_spider.downloadermiddlewares.offline.StaticSiteMiddleware": 950,
 }
+#: Scrapy's spider middlewares wrap every request and item a callback yields; three serve no audit.
+SPIDER_MIDDLEWARES = {
+    # Googlebot sends no Referer, so neither does the crawl.
+    "scrapy.spidermiddlewares.referer.RefererMiddleware": None,
+    # It drops URLs longer than 2,083 characters, which search engines fetch: the audit would call
+    # such an alternate not examined (HL206) instead of reading it.
+    "scrapy.spidermiddlewares.urllength.UrlLengthMiddleware": None,
+    # It warns of meta copied from a response; the spider builds every request's meta itself.
+    "scrapy.spidermiddlewares.metacopy.MetaCopyDetectionMiddleware": None,
+}
 ITEM_PIPELINES = {
     "qivrora_spider.pipelines.StatusPipeline": 100,
 }
