@@ -428,6 +428,17 @@ def test_fingerprint_hashes_big_texts_window_by_window_as_in_one_piece(parts: li
     assert windowed == blake2b(" ".join(text.split()).encode(), digest_size=16).hexdigest()
 
 
+_WHITESPACE = [chr(code) for code in range(0x3001) if chr(code).isspace()]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.text(alphabet=st.sampled_from([*_WHITESPACE, "a", "é", "ж", "’", "\u2000", "\ud800", "\x80", "—"])))
+def test_words_are_folded_as_str_split_folds_them(text: str) -> None:
+    """Every whitespace character Python splits on, next to the non-ASCII characters whose UTF-8
+    shares bytes with some of them (’ and — with U+2000 to U+200A)."""
+    assert fingerprint.folded_words(text) == " ".join(text.split()).encode("utf-8", "surrogatepass")
+
+
 _VOLATILE_PIECES = st.sampled_from([
     "0123456789abcdef", "deadbeefdeadbeef0", "x0123456789abcdef", "2024-05-01", "2024-05-01T09:30:00+02:00",
     "12:30:45", "9:30:45.5", "1700000000", "1700000000123", "٣٣٣٣-٣٣-٣٣", "é", "\ud800", "-", ":", " ",

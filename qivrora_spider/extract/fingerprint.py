@@ -75,18 +75,43 @@ def text_fingerprint(parts: list[str]) -> str:
     owed = started = False
     for start in range(0, len(text), _WINDOW):
         window = text[start : start + _WINDOW]
-        words = " ".join(window.split())
+        words = folded_words(window)
         if window[0].isspace():
             owed = True
         trailing = window[-1].isspace()
         if words:
             if owed and started:
                 digest.update(b" ")
-            digest.update(words.encode("utf-8", "surrogatepass"))
+            digest.update(words)
             started, owed = True, trailing
         else:
             owed = owed or trailing
     return digest.hexdigest()
+
+
+#: Each ASCII character ``str.split`` splits on (space, \t\n\v\f\r and the separators \x1c to \x1f)
+#: as the space; every other byte as itself.
+_ASCII_WHITESPACE_AS_SPACE = bytes(
+    ord(" ") if byte < 0x80 and chr(byte).isspace() else byte for byte in range(256)
+)
+_ASCII = bytes(range(0x80))
+#: The UTF-8 of the whitespace characters ``str.split`` splits on beyond ASCII (U+0085, U+00A0,
+#: U+2000 to U+200A, ...; U+3000 is the last).
+_NON_ASCII_WHITESPACE = re.compile(
+    b"|".join(re.escape(chr(code).encode()) for code in range(0x80, 0x3001) if chr(code).isspace())
+)
+_SPACES = re.compile(b"  +")
+
+
+def folded_words(text: str) -> bytes:
+    """The UTF-8 of ``" ".join(text.split())``, folded as bytes in C rather than split into a string
+    a word. UTF-8 writes every character beyond ASCII as bytes above 0x7F, so an ASCII byte is always
+    that character, and the bytes left once ASCII's are deleted are whole characters: where none of
+    them is whitespace, mapping ASCII's whitespace to spaces and runs of spaces to one folds alike."""
+    encoded = text.encode("utf-8", "surrogatepass")
+    if not text.isascii() and _NON_ASCII_WHITESPACE.search(encoded.translate(None, _ASCII)):
+        return " ".join(text.split()).encode("utf-8", "surrogatepass")
+    return _SPACES.sub(b" ", encoded.translate(_ASCII_WHITESPACE_AS_SPACE)).strip(b" ")
 
 
 class TextParts:
