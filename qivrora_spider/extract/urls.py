@@ -79,6 +79,8 @@ def normalize_url(url: str, base: str | None = None) -> str:
     return _normalize(url, base)
 
 
+# A page's links are resolved against the same base one after another: its root is cut once.
+@lru_cache(maxsize=256)
 def _root_of(base: str) -> str:
     """``scheme://netloc/`` of an http(s) ``base``, else ``base`` itself.
 
