@@ -124,16 +124,45 @@ def test_scrapy_stats_collector_hooks_every_attribute_lookup():
     assert MemoryStatsCollector.__getattribute__ is not object.__getattribute__
 
 
-def test_scrapy_remote_control_module_imports_aiohttp():
-    """The reproduction: should it fail, the module no longer imports aiohttp and LazyRemoteControl may go."""
-    probe = "import sys, scrapy.extensions.remote_control; print('aiohttp' in sys.modules)"
+@pytest.mark.parametrize(
+    ("component", "library", "base"),
+    [
+        ("scrapy.extensions.remote_control.RemoteControl", "aiohttp", "EXTENSIONS_BASE"),
+        ("scrapy.downloadermiddlewares.cookies.CookiesMiddleware", "tldextract", "DOWNLOADER_MIDDLEWARES_BASE"),
+    ],
+)
+def test_scrapy_disabled_components_import_their_libraries(component, library, base):
+    """The reproduction: should it fail, the module no longer imports its library and its
+    LazyComponent may go."""
+    module = component.rpartition(".")[0]
+    probe = f"import sys, {module}; print({library!r} in sys.modules)"
     run = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True
     )
     assert run.stdout.strip() == "True"
-    from scrapy.settings.default_settings import EXTENSIONS_BASE
+    from scrapy.settings import default_settings
 
-    assert "scrapy.extensions.remote_control.RemoteControl" in EXTENSIONS_BASE
+    assert component in getattr(default_settings, base)
+
+
+@pytest.mark.parametrize("enabled", [False, True])
+def test_a_lazy_component_is_scrapys_where_its_setting_enables_it(enabled):
+    from scrapy.core.downloader import Downloader
+    from scrapy.downloadermiddlewares.cookies import CookiesMiddleware
+
+    from qivrora_spider import settings
+    from qivrora_spider.compat.scrapy import downloader_middlewares
+
+    crawler = get_crawler(settings_dict={
+        "DOWNLOADER_MIDDLEWARES_BASE": settings.DOWNLOADER_MIDDLEWARES_BASE, "COOKIES_ENABLED": enabled,
+    })
+    assert "scrapy.downloadermiddlewares.cookies.CookiesMiddleware" not in settings.DOWNLOADER_MIDDLEWARES_BASE
+
+    class Engine:
+        downloader = Downloader(crawler)
+
+    built = downloader_middlewares(Engine())  # type: ignore[arg-type]
+    assert any(isinstance(middleware, CookiesMiddleware) for middleware in built) is enabled
 
 
 def test_scrapy_logs_responses_and_items_through_the_log_formatter():

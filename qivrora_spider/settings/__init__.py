@@ -98,12 +98,16 @@ SPIDER_MIDDLEWARES = {
 ITEM_PIPELINES = {
     "qivrora_spider.pipelines.StatusPipeline": 100,
 }
-lazy_remote_control = "qivrora_spider.compat.scrapy.LazyRemoteControl"
-#: Scrapy's own, but its remote control (off, below) is imported only when turned on: its module imports
-#: aiohttp. In the base dict because Scrapy imports every key of EXTENSIONS, None-valued ones too.
-EXTENSIONS_BASE = {
-    (lazy_remote_control if name == "scrapy.extensions.remote_control.RemoteControl" else name): order
-    for name, order in default_settings.EXTENSIONS_BASE.items()
+#: Scrapy's own, but the remote control and the cookies middleware (both off) are built, and their
+#: modules imported, only when turned on (``compat.scrapy.LazyComponent``): the modules import aiohttp
+#: and tldextract. In the base dicts because Scrapy imports every key, None-valued ones too.
+lazy_components = {
+    "scrapy.extensions.remote_control.RemoteControl": "qivrora_spider.compat.scrapy.LazyRemoteControl",
+    "scrapy.downloadermiddlewares.cookies.CookiesMiddleware": "qivrora_spider.compat.scrapy.LazyCookies",
+}
+EXTENSIONS_BASE = {lazy_components.get(name, name): order for name, order in default_settings.EXTENSIONS_BASE.items()}
+DOWNLOADER_MIDDLEWARES_BASE = {
+    lazy_components.get(name, name): order for name, order in default_settings.DOWNLOADER_MIDDLEWARES_BASE.items()
 }
 EXTENSIONS = {
     # Items reach the receivers of item_scraped by a plain call, not a task each (compat/scrapy.py).
