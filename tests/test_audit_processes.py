@@ -29,6 +29,11 @@ from .fixture_sites import multilingual_site
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the audit is shared through fork")
 
 
+#: Forks this process made (os.register_at_fork cannot be undone: the test reads a difference).
+_forks: list[int] = []
+os.register_at_fork(after_in_parent=lambda: _forks.append(1))
+
+
 def _wait_for(marker: Path) -> None:
     """Until another process has run a part: it leaves `marker` (10 s at most)."""
     deadline = time.monotonic() + 10
@@ -157,21 +162,41 @@ def store() -> FactStore:
     return build_store(SiteOptions(pages=600, defect_rate=0.1, links=3))
 
 
-def test_the_findings_of_two_processes_are_those_of_one(store: FactStore) -> None:
+@pytest.fixture
+def shared_at_any_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Audits of a few facts shared as large ones are, so that a test's small site is."""
+    monkeypatch.setattr(processes, "MIN_SHARED_FACTS", 0)
+
+
+def test_the_findings_of_two_processes_are_those_of_one(store: FactStore, shared_at_any_size: None) -> None:
     alone = audit(AuditContext(store), processes=1)
+    before = len(_forks)
     shared = audit(AuditContext(store), processes=2)
+    assert len(_forks) - before == 1
     assert len({finding.check for finding in alone}) >= 4
     assert any(finding.cluster for finding in alone)
     assert shared == alone
 
 
-def test_what_is_derived_beside_the_audit_is_what_is_derived_after_it(store: FactStore) -> None:
+def test_what_is_derived_beside_the_audit_is_what_is_derived_after_it(store: FactStore, shared_at_any_size: None) -> None:
     findings, (segments,) = audit_beside(
         AuditContext(store), (lambda context: site_segments(context, ()),), processes=2
     )
     context = AuditContext(store)
     assert findings == audit(context)
     assert segments == site_segments(context, ()) and len(segments) == 5
+
+
+def test_an_audit_of_fewer_facts_than_pay_for_a_fork_stays_in_one_process(
+    store: FactStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert len(store) < processes.MIN_SHARED_FACTS
+    before = len(_forks)
+    small = audit(AuditContext(store), processes=2)
+    assert len(_forks) == before
+    monkeypatch.setattr(processes, "MIN_SHARED_FACTS", len(store))
+    assert audit(AuditContext(store), processes=2) == small
+    assert len(_forks) == before + 1
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "two", ""])
@@ -185,14 +210,11 @@ def test_audit_processes_are_at_most_the_cores_this_process_may_use() -> None:
     assert audit_processes(Settings({"QIVRORA_AUDIT_PROCESSES": 1})) == 1
 
 
-#: Forks this process made (os.register_at_fork cannot be undone: the test reads a difference).
-_forks: list[int] = []
-os.register_at_fork(after_in_parent=lambda: _forks.append(1))
-
-
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: the audit stays in one process")
 @pytest_twisted.ensureDeferred
-async def test_a_crawl_shares_its_audit_with_a_forked_child_and_finds_the_same(site, other_site) -> None:
+async def test_a_crawl_shares_its_audit_with_a_forked_child_and_finds_the_same(
+    site, other_site, shared_at_any_size
+) -> None:
     multilingual_site(site, other_site)
     found = {}
     for processes in (1, 2):

@@ -11,7 +11,7 @@ from .core.cluster_graph import cluster_graphs
 from .core.context import AuditContext
 from .core.fact_store import FactStore
 from .core.registry import CHECKS, SEVERITIES, Check, Hit
-from .processes import run_shared
+from . import processes as shared_processes
 
 __all__ = ["audit", "audit_beside", "AuditContext", "CHECKS", "Check", "Finding", "resolve_settings"]
 
@@ -45,7 +45,8 @@ def audit(
 
     Pass an ``AuditContext`` to keep the graph for the report after the audit. ``processes`` above 1
     shares the checks out between this process and forked ones (``audit.processes``): the same
-    findings, sooner where cores are idle.
+    findings, sooner where cores are idle; below ``MIN_SHARED_FACTS`` facts the audit stays in this
+    process.
     """
     return audit_beside(facts, (), severity=severity, disable=disable, now=now, processes=processes)[0]
 
@@ -73,9 +74,9 @@ def audit_beside(
         context = AuditContext(store, now=now)
     enabled = [check for check in sorted(CHECKS.values(), key=lambda c: c.id) if check.id not in disabled]
     parts = AuditParts(context, enabled, overrides, processes, beside)
-    if processes > 1 and len(parts) > 1:
+    if processes > 1 and len(parts) > 1 and len(context.store) >= shared_processes.MIN_SHARED_FACTS:
         context.cluster_of  # what most parts read, built once before the processes part, not in each
-        done = run_shared(len(parts), parts.run, processes)
+        done = shared_processes.run_shared(len(parts), parts.run, processes)
     else:
         done = [parts.run(part) for part in range(len(parts))]
     return parts.merged(done[len(beside):]), done[:len(beside)]

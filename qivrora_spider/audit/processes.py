@@ -38,6 +38,13 @@ _PART = 2
 MAX_PARTS = 256 ** _PART
 
 
+#: Facts (``len(FactStore)``) below which the audit stays in this process, whatever the processes
+#: asked for: a fork costs the page tables of the whole process and, on both sides, a copy of each page
+#: the audit then writes to (reference counts), as much CPU as the second process saves at this size,
+#: for a few hundredths of a second of wall time (bench/RESULTS.md).
+MIN_SHARED_FACTS = 10_000
+
+
 def usable_cores() -> int:
     """The cores this process may run on."""
     try:

@@ -193,7 +193,8 @@ QIVRORA_GC_THRESHOLD = 10_000
 #: the audit runs at the end, when the crawl leaves the other cores idle. 2 by default: most of what
 #: two give (the audit's shared index is built once, before the fork); each child may copy most of
 #: the facts' memory as it reads them, so no more are forked than the memory available holds
-#: (``audit.processes``). 1 audits in this process alone.
+#: (``audit.processes``), and none for an audit of fewer than 10,000 facts (``MIN_SHARED_FACTS``).
+#: 1 audits in this process alone.
 QIVRORA_AUDIT_PROCESSES = 2
 
 # Rendering (-a render=1): HTML pages also go through headless Chromium (qivrora_spider.rendering).
