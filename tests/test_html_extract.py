@@ -708,3 +708,16 @@ def test_tokens_are_html_parsers(pieces: list[str]) -> None:
         parser.close()
     assert ours.tokens == theirs.tokens
     assert ours.facts() == theirs.facts()
+
+
+def test_a_repeated_tag_gets_a_list_of_attributes_of_its_own():
+    """The tokenizer reads each written form of a plain tag's attributes once; every tag still gets a
+    new list, as html.parser gives, which a handler may change."""
+    first, second = _Recorder(), _Recorder()
+    first.feed('<a href="/x/" class="nav">1</a>')
+    (attrs,) = [token[2] for token in first.tokens if token[0] == "start"]
+    attrs.append(("changed", "by a handler"))
+    second.feed('<a href="/x/" class="nav">1</a><a href="/x/" class="nav">2</a>')
+    again, once_more = [token[2] for token in second.tokens if token[0] == "start"]
+    assert again == once_more == [("href", "/x/"), ("class", "nav")]
+    assert again is not once_more

@@ -24,6 +24,7 @@ a design, not a bug):
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from html import unescape
 from html.parser import HTMLParser, starttagopen
 
@@ -44,6 +45,26 @@ _PLAIN_TAG = re.compile(
 _PLAIN_ATTRIBUTE = re.compile(_ATTRIBUTE, re.ASCII)
 # What html.parser looks for after a trailing `&`: text cut inside a character reference waits.
 _REFERENCE_END = re.compile(r"[\s;]")
+
+
+def _plain_attributes(written: str) -> list[tuple[str, str | None]]:
+    """The attributes of a plain tag (``_PLAIN_TAG``'s ``attributes``) as html.parser's
+    ``parse_starttag`` makes them: names in lower case, values unquoted and unescaped."""
+    attrs: list[tuple[str, str | None]] = []
+    for attribute, equals, double, single, bare in _PLAIN_ATTRIBUTE.findall(written):
+        value = (double or single or bare) if equals else None
+        attrs.append((attribute.lower(), unescape(value) if value else value))
+    return attrs
+
+
+#: A site's templates write the same attributes on every page (classes, navigation links): the forms
+#: up to this long are read once while they stay among the 8,192 most recent, a bounded memory.
+_REMEMBERED_LENGTH = 200
+
+
+@lru_cache(maxsize=8192)
+def _remembered_attributes(written: str) -> tuple[tuple[str, str | None], ...]:
+    return tuple(_plain_attributes(written))
 
 
 class HtmlTokenizer(HTMLParser):
@@ -95,7 +116,7 @@ class HtmlTokenizer(HTMLParser):
         rawdata = self.rawdata
         i, n = 0, len(rawdata)
         handle_data = self.handle_data
-        plain_tag, plain_attributes = _PLAIN_TAG.match, _PLAIN_ATTRIBUTE.findall
+        plain_tag = _PLAIN_TAG.match
         cdata_content = self.CDATA_CONTENT_ELEMENTS
         while i < n:
             if self.cdata_elem is None:
@@ -136,11 +157,13 @@ class HtmlTokenizer(HTMLParser):
                     self.clear_cdata_mode()
             else:
                 self.lasttag = name = name.lower()
-                attrs: list[tuple[str, str | None]] = []
-                if attributes:
-                    for attribute, equals, double, single, bare in plain_attributes(attributes):
-                        value = (double or single or bare) if equals else None
-                        attrs.append((attribute.lower(), unescape(value) if value else value))
+                # A list of its own for each tag, as html.parser gives: a handler may keep or change it.
+                if not attributes:
+                    attrs: list[tuple[str, str | None]] = []
+                elif len(attributes) <= _REMEMBERED_LENGTH:
+                    attrs = list(_remembered_attributes(attributes))
+                else:
+                    attrs = _plain_attributes(attributes)
                 if self_closing:
                     self.handle_startendtag(name, attrs)
                 else:
