@@ -35,7 +35,7 @@ Entry: ``LazyRemoteControl``, ``LazyCookies``
     ``scrapy.downloadermiddlewares.cookies.CookiesMiddleware`` being listed in ``EXTENSIONS_BASE`` and
     ``DOWNLOADER_MIDDLEWARES_BASE`` under those paths, and raising NotConfigured unless
     ``REMOTE_CONTROL_ENABLED`` and ``COOKIES_ENABLED``.
-    Tested with: Scrapy 2.19.0, aiohttp 3.14.5, tldextract 5.3.0.
+    Tested with: Scrapy 2.19.0, aiohttp 3.14.5, tldextract 5.4.0.
     Test: tests/test_compat.py::test_scrapy_disabled_components_import_their_libraries.
     Remove when: those modules no longer import aiohttp and tldextract at import time.
 
