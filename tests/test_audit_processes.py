@@ -178,7 +178,9 @@ def test_the_findings_of_two_processes_are_those_of_one(store: FactStore, shared
     assert shared == alone
 
 
-def test_what_is_derived_beside_the_audit_is_what_is_derived_after_it(store: FactStore, shared_at_any_size: None) -> None:
+def test_what_is_derived_beside_the_audit_is_what_is_derived_after_it(
+    store: FactStore, shared_at_any_size: None
+) -> None:
     findings, (segments,) = audit_beside(
         AuditContext(store), (lambda context: site_segments(context, ()),), processes=2
     )

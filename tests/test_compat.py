@@ -128,7 +128,10 @@ def test_scrapy_stats_collector_hooks_every_attribute_lookup():
     ("component", "library", "base"),
     [
         ("scrapy.extensions.remote_control.RemoteControl", "aiohttp", "EXTENSIONS_BASE"),
-        ("scrapy.downloadermiddlewares.cookies.CookiesMiddleware", "tldextract", "DOWNLOADER_MIDDLEWARES_BASE"),
+        (
+            "scrapy.downloadermiddlewares.cookies.CookiesMiddleware", "tldextract",
+            "DOWNLOADER_MIDDLEWARES_BASE",
+        ),
     ],
 )
 def test_scrapy_disabled_components_import_their_libraries(component, library, base):

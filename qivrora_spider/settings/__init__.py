@@ -98,16 +98,24 @@ SPIDER_MIDDLEWARES = {
 ITEM_PIPELINES = {
     "qivrora_spider.pipelines.StatusPipeline": 100,
 }
-#: Scrapy's own, but the remote control and the cookies middleware (both off) are built, and their
-#: modules imported, only when turned on (``compat.scrapy.LazyComponent``): the modules import aiohttp
-#: and tldextract. In the base dicts because Scrapy imports every key, None-valued ones too.
+# Scrapy imports the module of every key of its base dicts, None-valued ones too; these stand in for
+# components that are off by default and whose modules import a library (compat.scrapy.LazyComponent).
 lazy_components = {
     "scrapy.extensions.remote_control.RemoteControl": "qivrora_spider.compat.scrapy.LazyRemoteControl",
     "scrapy.downloadermiddlewares.cookies.CookiesMiddleware": "qivrora_spider.compat.scrapy.LazyCookies",
 }
-EXTENSIONS_BASE = {lazy_components.get(name, name): order for name, order in default_settings.EXTENSIONS_BASE.items()}
+#: Scrapy's own, but its remote control (off, below) is built, and its module imported with aiohttp,
+#: only when turned on. To move or remove it in EXTENSIONS, name
+#: ``qivrora_spider.compat.scrapy.LazyRemoteControl``.
+EXTENSIONS_BASE = {
+    lazy_components.get(name, name): order for name, order in default_settings.EXTENSIONS_BASE.items()
+}
+#: Scrapy's own, but its cookies middleware (off, COOKIES_ENABLED) is built, and its module imported
+#: with tldextract, only when turned on. To move or remove it in DOWNLOADER_MIDDLEWARES, name
+#: ``qivrora_spider.compat.scrapy.LazyCookies``.
 DOWNLOADER_MIDDLEWARES_BASE = {
-    lazy_components.get(name, name): order for name, order in default_settings.DOWNLOADER_MIDDLEWARES_BASE.items()
+    lazy_components.get(name, name): order
+    for name, order in default_settings.DOWNLOADER_MIDDLEWARES_BASE.items()
 }
 EXTENSIONS = {
     # Items reach the receivers of item_scraped by a plain call, not a task each (compat/scrapy.py).
