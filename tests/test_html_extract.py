@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from qivrora_spider.extract import fingerprint, html_extract
 from qivrora_spider.extract.html_extract import HtmlCanonical, extract_html
-from qivrora_spider.extract.main_text import _WHITESPACE_BUT_SPACE, MAIN_TEXT_LIMIT
+from qivrora_spider.extract.main_text import _WHITESPACE_BUT_SPACE, MAIN_TEXT_LIMIT, WHITESPACE
 
 from .measure import LINEAR, growth
 
@@ -428,11 +428,8 @@ def test_fingerprint_hashes_big_texts_window_by_window_as_in_one_piece(parts: li
     assert windowed == blake2b(" ".join(text.split()).encode(), digest_size=16).hexdigest()
 
 
-_WHITESPACE = [chr(code) for code in range(0x3001) if chr(code).isspace()]
-
-
 @settings(max_examples=1000, deadline=None)
-@given(st.text(alphabet=st.sampled_from([*_WHITESPACE, "a", "é", "ж", "’", "\u2000", "\ud800", "\x80", "—"])))
+@given(st.text(alphabet=st.sampled_from([*WHITESPACE, "a", "é", "ж", "’", "\u2000", "\ud800", "\x80", "—"])))
 def test_words_are_folded_as_str_split_folds_them(text: str) -> None:
     """Every whitespace character Python splits on, next to the non-ASCII characters whose UTF-8
     shares bytes with some of them (’ and — with U+2000 to U+200A)."""
@@ -591,6 +588,7 @@ def test_main_text_blocks_are_their_words_separated_by_one_space(texts: list[str
 def test_blocks_are_searched_for_every_whitespace_character_but_the_space() -> None:
     every = {character for character in map(chr, range(sys.maxunicode + 1)) if character.isspace()}
     assert set(_WHITESPACE_BUT_SPACE) == every - {" "}
+    assert set(WHITESPACE) == every, "the fingerprint folds them all (folded_words)"
 
 
 def test_head_text_and_titles_are_not_main_text():

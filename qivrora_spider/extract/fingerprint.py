@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from hashlib import blake2b
 
+from .main_text import WHITESPACE
+
 #: Attribute values that are content; ids, classes, nonces and integrity hashes are not.
 CONTENT_ATTRS = frozenset({"href", "src", "alt", "title", "content"})
 _SECRET_NAMES = ("csrf", "xsrf", "token", "nonce")
@@ -92,13 +94,13 @@ def text_fingerprint(parts: list[str]) -> str:
 #: Each ASCII character ``str.split`` splits on (space, \t\n\v\f\r and the separators \x1c to \x1f)
 #: as the space; every other byte as itself.
 _ASCII_WHITESPACE_AS_SPACE = bytes(
-    ord(" ") if byte < 0x80 and chr(byte).isspace() else byte for byte in range(256)
+    ord(" ") if chr(byte) in WHITESPACE and byte < 0x80 else byte for byte in range(256)
 )
 _ASCII = bytes(range(0x80))
 #: The UTF-8 of the whitespace characters ``str.split`` splits on beyond ASCII (U+0085, U+00A0,
-#: U+2000 to U+200A, ...; U+3000 is the last).
+#: U+2000 to U+200A, ...).
 _NON_ASCII_WHITESPACE = re.compile(
-    b"|".join(re.escape(chr(code).encode()) for code in range(0x80, 0x3001) if chr(code).isspace())
+    b"|".join(re.escape(character.encode()) for character in WHITESPACE if not character.isascii())
 )
 _SPACES = re.compile(b"  +")
 

@@ -35,13 +35,16 @@ _BLOCK_TAGS = frozenset(
 )
 
 
-#: The whitespace characters ``str.split`` folds but the space, those pages hold most often first. The
-#: last whitespace character in Unicode is U+3000: its code points are all the search needs to cover.
-_WHITESPACE_BUT_SPACE = tuple(
+#: The whitespace characters ``str.split`` splits on, the space and those pages hold most often first
+#: (the fingerprint folds them too). The last whitespace character in Unicode is U+3000: its code
+#: points are all a search needs to cover.
+WHITESPACE = tuple(
     character
-    for character in dict.fromkeys(["\n", "\t", "\r", "\xa0", *map(chr, range(0x3001))])
-    if character.isspace() and character != " "
+    for character in dict.fromkeys([" ", "\n", "\t", "\r", "\xa0", *map(chr, range(0x3001))])
+    if character.isspace()
 )
+#: Those ``str.split`` folds but the space.
+_WHITESPACE_BUT_SPACE = WHITESPACE[1:]
 
 
 def _normalised(blocks: list[str]) -> list[str]:
