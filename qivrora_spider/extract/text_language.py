@@ -442,9 +442,10 @@ def decode_blocks(encoded: str) -> bytes:
     The worker that audits a distributed crawl reads every page's blocks back so: where every item is
     as ``encode_blocks`` writes it, the digests are decoded at once (``_written_digests``)."""
     items = _WRITTEN_ITEMS.findall(encoded)
-    digests = _written_digests(items) if len(items) == len(encoded.split()) else None
+    written = encoded.split()
+    digests = _written_digests(items) if len(items) == len(written) else None
     if digests is None:
-        return _packed_items(map(_read_item, encoded.split()))
+        return _packed_items(map(_read_item, written))
     return _packed_items(
         (digest, None if mark else _TAG_INDEX.get(language), int(letters) if letters else 0)
         for digest, (_, mark, language, letters) in zip(digests, items)
