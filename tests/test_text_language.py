@@ -11,6 +11,7 @@ from qivrora_spider.extract.text_language import (
     MAX_BLOCKS,
     MAX_CALLS,
     NAMES,
+    READ_CHARACTERS,
     UNREAD,
     block_digest,
     block_digests,
@@ -18,6 +19,7 @@ from qivrora_spider.extract.text_language import (
     grouped_evidence,
     _packed_items,
     _read_item,
+    _unit_language,
     decode_blocks,
     encode_blocks,
     is_prose,
@@ -112,6 +114,21 @@ def test_grouped_evidence_weighs_groups_and_leaves_out_the_template() -> None:
     a, g = block_digest("0000000a"), block_digest("0000000g")
     assert grouped_evidence(packed, frozenset()) == (381, {"en": 320, "hbs": 49}), "unsure counts in the total"
     assert grouped_evidence(packed, frozenset({a, g})) == (61, {"hbs": 49}), "template blocks weigh nothing"
+
+
+def test_a_unit_pages_repeat_is_identified_once_on_its_beginning() -> None:
+    _unit_language.cache_clear()
+    page = [GERMAN, "Weiter", ENGLISH]
+    first = read_blocks(page)
+    identified = _unit_language.cache_info().misses
+    assert identified == 3
+    longer = GERMAN + " Nothing past the first characters changes what the block reads as."
+    assert len(GERMAN) >= READ_CHARACTERS
+    again = read_blocks([longer, "Weiter", ENGLISH])
+    assert _unit_language.cache_info().misses == identified, "no unit identified twice"
+    assert [block.language for block in unpack_blocks(again)] == [block.language for block in unpack_blocks(first)]
+    _unit_language.cache_clear()
+    assert read_blocks(page) == first, "remembered answers are the answers"
 
 
 @given(st.lists(st.text(alphabet="Ab é\x00\ud800Яд日", max_size=12), max_size=12))

@@ -163,9 +163,17 @@ def _tag(details: tuple[tuple[str, str, int, float], ...], text: str, letters: i
     return language
 
 
+#: The characters of a unit its language is decided on (``_unit_language``).
+READ_CHARACTERS = max(NAMES_CHARACTERS, IDENTIFIED_CHARACTERS)
+
+
+# Sites repeat blocks from page to page (a notice, a call to action, a product's description in each
+# of its variants), and CLD2 answers the same text alike: the answer is remembered.
+@functools.lru_cache(maxsize=4096)
 def _unit_language(text: str) -> str:
-    """What a unit of blocks reads as: ``identify`` of its first ``IDENTIFIED_CHARACTERS``, "" for
-    none, without the share of it that a unit's record does not keep; or ``NAMES``."""
+    """What a unit of blocks reads as, given its first ``READ_CHARACTERS``: ``identify`` of its first
+    ``IDENTIFIED_CHARACTERS``, "" for none, without the share of it that a unit's record does not
+    keep; or ``NAMES``."""
     if not is_prose(text[:NAMES_CHARACTERS]):
         return NAMES
     text = text[:IDENTIFIED_CHARACTERS]
@@ -260,7 +268,7 @@ def read_blocks(blocks: Sequence[str]) -> bytes:
         start, end = starts[index], ends[index]
         members = kept[start:end]
         sampled = blocks[members[0]] if len(members) == 1 else "\n".join([blocks[at] for at in members])
-        language = _unit_language(sampled)
+        language = _unit_language(sampled[:READ_CHARACTERS])
         if language not in ("", NAMES):
             prose += sum(letters[start:end])
         read += members
