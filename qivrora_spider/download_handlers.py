@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler as ScrapyHTTP11DownloadHandler
+from .compat.scrapy import callers_by_frame, replace_pool
 
-from .compat.scrapy import replace_pool
+with callers_by_frame():
+    from scrapy.core.downloader.handlers.http11 import HTTP11DownloadHandler as ScrapyHTTP11DownloadHandler
 
 if TYPE_CHECKING:
     from scrapy.crawler import Crawler

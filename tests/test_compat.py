@@ -277,6 +277,54 @@ def test_scrapy_crawl_command_builds_its_crawler_in_create_crawler():
     assert "_create_crawler(" in inspect.getsource(Command.run), "scrapy crawl builds its crawler there"
 
 
+
+def test_scrapy_deprecated_classes_find_their_module_with_inspect_stack():
+    """The reliance: should it fail, Scrapy no longer walks the whole stack (or finds the module
+    otherwise) and callers_by_frame may go."""
+    from scrapy.utils import deprecate
+
+    source = inspect.getsource(deprecate.create_deprecated_class)
+    assert "inspect.stack()[1]" in source and "inspect.getmodule(frm[0])" in source
+    assert deprecate.inspect is inspect
+
+
+def test_a_deprecated_class_made_under_callers_by_frame_gets_the_module_scrapy_gives_it(monkeypatch):
+    import warnings
+
+    from scrapy.utils import deprecate
+
+    from qivrora_spider.compat.scrapy import callers_by_frame
+
+    class New:
+        pass
+
+    by_stack = deprecate.create_deprecated_class("Old", New)
+
+    def walks_the_stack(context: int = 1) -> None:
+        raise AssertionError("inspect.stack() called")
+
+    monkeypatch.setattr(inspect, "stack", walks_the_stack)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # Scrapy turns a failed lookup into a warning
+        with callers_by_frame():
+            by_frame = deprecate.create_deprecated_class("Old", New)
+    assert by_frame.__module__ == by_stack.__module__ == __name__
+    assert deprecate.inspect is inspect, "put back"
+
+
+def test_the_http11_handler_is_imported_without_walking_the_stack():
+    """Its deprecated classes are in the modules Scrapy puts them in, though inspect.stack() fails."""
+    probe = (
+        "import inspect\n"
+        "inspect.stack = None\n"
+        "import qivrora_spider.download_handlers\n"
+        "from scrapy.core.downloader import contextfactory, tls\n"
+        "print(contextfactory.ScrapyClientContextFactory.__module__,"
+        " contextfactory.AcceptableProtocolsContextFactory.__module__, tls.ScrapyClientTLSOptions.__module__)"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
+    assert run.stdout.split() == ["scrapy.core.downloader.contextfactory"] * 2 + ["scrapy.core.downloader.tls"]
+
 # -- scrapy-redis ----------------------------------------------------------------------------------
 
 
