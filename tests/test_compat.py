@@ -277,7 +277,6 @@ def test_scrapy_crawl_command_builds_its_crawler_in_create_crawler():
     assert "_create_crawler(" in inspect.getsource(Command.run), "scrapy crawl builds its crawler there"
 
 
-
 def test_scrapy_deprecated_classes_find_their_module_with_inspect_stack():
     """The reliance: should it fail, Scrapy no longer walks the whole stack (or finds the module
     otherwise) and callers_by_frame may go."""
@@ -324,6 +323,7 @@ def test_the_http11_handler_is_imported_without_walking_the_stack():
     )
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=True)
     assert run.stdout.split() == ["scrapy.core.downloader.contextfactory"] * 2 + ["scrapy.core.downloader.tls"]
+
 
 # -- scrapy-redis ----------------------------------------------------------------------------------
 
