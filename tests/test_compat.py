@@ -311,12 +311,14 @@ def test_a_deprecated_class_made_under_callers_by_frame_gets_the_module_scrapy_g
     assert deprecate.inspect is inspect, "put back"
 
 
-def test_the_http11_handler_is_imported_without_walking_the_stack():
-    """Its deprecated classes are in the modules Scrapy puts them in, though inspect.stack() fails."""
+@pytest.mark.parametrize("importer", ["qivrora_spider.download_handlers", "qivrora_spider.rendering.handler"])
+def test_the_http11_handler_is_imported_without_walking_the_stack(importer):
+    """Each of our modules that imports Scrapy's handler (the rendering one through scrapy-playwright's):
+    the deprecated classes are in the modules Scrapy puts them in, though inspect.stack() fails."""
     probe = (
         "import inspect\n"
         "inspect.stack = None\n"
-        "import qivrora_spider.download_handlers\n"
+        f"import {importer}\n"
         "from scrapy.core.downloader import contextfactory, tls\n"
         "print(contextfactory.ScrapyClientContextFactory.__module__,"
         " contextfactory.AcceptableProtocolsContextFactory.__module__, tls.ScrapyClientTLSOptions.__module__)"

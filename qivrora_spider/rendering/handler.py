@@ -26,13 +26,15 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.async_api import Error as PlaywrightError
 from playwright.async_api import TimeoutError as PlaywrightTimeoutError
-from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 
-from ..compat.scrapy import downloader_middlewares, replace_pool
+from ..compat.scrapy import callers_by_frame, downloader_middlewares, replace_pool
 from ..compat.scrapy_playwright import create_page
 from ..downloadermiddlewares.private_guard import PrivateAddressGuard
 from ..extract.page_facts import is_html
 from . import RenderOptions, RenderResult
+
+with callers_by_frame():  # it imports Scrapy's HTTP/1.1 handler
+    from scrapy_playwright.handler import ScrapyPlaywrightDownloadHandler
 
 if TYPE_CHECKING:
     from playwright.async_api import BrowserContext, Page, Route
