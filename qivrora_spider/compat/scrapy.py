@@ -159,6 +159,7 @@ from scrapy import signals
 from scrapy.exceptions import NotConfigured
 from scrapy.logformatter import LogFormatter
 from scrapy.statscollectors import MemoryStatsCollector
+from scrapy.utils import deprecate
 from scrapy.utils.asyncio import is_asyncio_available
 from scrapy.utils.defer import ensure_awaitable
 from scrapy.utils.misc import build_from_crawler, load_object
@@ -415,8 +416,6 @@ class _CallerFrame:
 def callers_by_frame() -> Iterator[None]:
     """While Scrapy's modules are imported inside it, a deprecated class Scrapy creates takes its
     module from its caller's frame, as ``inspect.stack()`` would have found it, without that cost."""
-    from scrapy.utils import deprecate
-
     deprecate.inspect = _CallerFrame()  # type: ignore[assignment]
     try:
         yield
